@@ -1,0 +1,47 @@
+#include <tridiag/algorithms/hines/backward_euler.hpp>
+
+#include <cmath>
+
+#include <tridiag/core/errors.hpp>
+
+namespace tridiag::hines {
+
+HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const PassiveMembrane& membrane,
+                                    double dt_ms, const std::vector<double>& v_now_mV,
+                                    const std::vector<double>& injected_nA) {
+  const char* where = "hines::assemble_backward_euler";
+  const int n = cell.size();
+  require(static_cast<int>(v_now_mV.size()) == n, where, "v_now_mV has ", v_now_mV.size(),
+          " values, the cell has ", n, " nodes");
+  require(injected_nA.empty() || static_cast<int>(injected_nA.size()) == n, where,
+          "injected_nA has ", injected_nA.size(), " values, the cell has ", n, " nodes");
+  require(dt_ms > 0 && std::isfinite(dt_ms), where, "dt_ms=", dt_ms, " must be positive");
+  require(membrane.g_S_cm2 >= 0 && std::isfinite(membrane.g_S_cm2), where,
+          "g_S_cm2=", membrane.g_S_cm2, " must be non-negative");
+
+  HinesSystem sys;
+  sys.parent = cell.parent;
+  sys.a.assign(n, 0.0);
+  sys.b.assign(n, 0.0);
+  sys.d.assign(n, 0.0);
+  sys.rhs.assign(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    const double area = cell.area_um2[i];                        // um^2
+    const double c_over_dt = cell.cm_uF_cm2 * area * 1e-5 / dt_ms;  // nF/ms = uS
+    const double g_leak = membrane.g_S_cm2 * area * 1e-2;         // uS
+    sys.d[i] += c_over_dt + g_leak;
+    sys.rhs[i] = c_over_dt * v_now_mV[i] + g_leak * membrane.e_mV;  // nA
+    if (!injected_nA.empty()) sys.rhs[i] += injected_nA[i];
+    const int p = cell.parent[i];
+    if (p >= 0) {
+      const double g = cell.axial_conductance_uS[i];  // uS
+      sys.a[i] = -g;
+      sys.b[i] = -g;
+      sys.d[i] += g;
+      sys.d[p] += g;
+    }
+  }
+  return sys;
+}
+
+}  // namespace tridiag::hines

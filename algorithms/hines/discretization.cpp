@@ -1,0 +1,245 @@
+// Discretisation of cable sections into NEURON's nodes (see discretization.hpp for the formulas).
+
+#include <tridiag/algorithms/hines/discretization.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <tridiag/core/errors.hpp>
+
+namespace tridiag::hines {
+
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+
+/// Cumulative arc length at each point of a section, um.
+std::vector<double> arc_lengths(const CableSection& section) {
+  std::vector<double> arc(section.points.size(), 0.0);
+  for (std::size_t k = 1; k < arc.size(); ++k) {
+    const CablePoint& a = section.points[k - 1];
+    const CablePoint& b = section.points[k];
+    const double dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+    arc[k] = arc[k - 1] + std::sqrt(dx * dx + dy * dy + dz * dz);
+  }
+  return arc;
+}
+
+/// Membrane area (um^2) and axial resistance (MOhm) of the part [a, b] of a section.
+struct Piece {
+  double area_um2 = 0;
+  double resistance_MOhm = 0;
+};
+
+/// Integrates the frustums of `section` over arc lengths [a, b]. A zero-length diameter step at
+/// arc t counts in [a, b] when a < t <= b, or t = a = 0 (NEURON's order of accumulation).
+Piece integrate(const CableSection& section, const std::vector<double>& arc, double a, double b,
+                double Ra_ohm_cm) {
+  Piece piece;
+  double resistance_sum = 0;  // sum of l / (d1 d2), 1/um
+  const auto& p = section.points;
+  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+    const double s0 = arc[k], s1 = arc[k + 1];
+    const double d0 = p[k].diameter, d1 = p[k + 1].diameter;
+    if (s1 == s0) {  // duplicate point: annulus if the diameter steps
+      const bool inside = (a < s0 && s0 <= b) || (s0 == 0 && a == 0);
+      if (inside) piece.area_um2 += pi * 0.5 * (d0 + d1) * 0.5 * std::abs(d1 - d0);
+      continue;
+    }
+    const double lo = std::max(a, s0), hi = std::min(b, s1);
+    if (!(hi > lo)) continue;
+    const double da = d0 + (d1 - d0) * (lo - s0) / (s1 - s0);
+    const double db = d0 + (d1 - d0) * (hi - s0) / (s1 - s0);
+    const double l = hi - lo;
+    const double ra = 0.5 * da, rb = 0.5 * db;
+    piece.area_um2 += pi * (ra + rb) * std::sqrt(l * l + (ra - rb) * (ra - rb));
+    resistance_sum += l / (da * db);
+  }
+  // 4 Ra / pi * sum(l / (d1 d2)): ohm cm / um = 1e4 ohm = 1e-2 MOhm.
+  piece.resistance_MOhm = 4.0 * Ra_ohm_cm / pi * resistance_sum * 1e-2;
+  return piece;
+}
+
+void check_options(const DiscretizationOptions& o) {
+  const char* where = "hines::discretize";
+  require(o.Ra_ohm_cm > 0 && std::isfinite(o.Ra_ohm_cm), where, "Ra_ohm_cm=", o.Ra_ohm_cm,
+          " must be positive");
+  require(o.cm_uF_cm2 >= 0 && std::isfinite(o.cm_uF_cm2), where, "cm_uF_cm2=", o.cm_uF_cm2,
+          " must be non-negative");
+  if (o.rule == DiscretizationOptions::Rule::max_length) {
+    require(o.max_length_um > 0, where, "max_length_um=", o.max_length_um, " must be positive");
+  } else {
+    require(o.d_lambda > 0, where, "d_lambda=", o.d_lambda, " must be positive");
+    require(o.frequency_hz > 0, where, "frequency_hz=", o.frequency_hz, " must be positive");
+  }
+}
+
+}  // namespace
+
+int segment_count(const CableSection& section, const DiscretizationOptions& options) {
+  const std::vector<double> arc = arc_lengths(section);
+  const double L = arc.empty() ? 0.0 : arc.back();
+  if (options.rule == DiscretizationOptions::Rule::max_length) {
+    const double ratio = std::ceil(L / options.max_length_um);
+    if (!(ratio < 1e9)) throw invalid_argument("hines::segment_count: section too long for max_length_um");
+    int n = std::max(1, static_cast<int>(ratio));
+    if (n % 2 == 0) ++n;
+    return n;
+  }
+  // d_lambda: NEURON stdlib.hoc lambda_f(frequency) and the nseg formula of fixnseg.
+  double lam = 0;  // sum l / sqrt(d1 + d2), um^(1/2)
+  for (std::size_t k = 1; k < section.points.size(); ++k) {
+    lam += (arc[k] - arc[k - 1]) /
+           std::sqrt(section.points[k - 1].diameter + section.points[k].diameter);
+  }
+  lam *= std::sqrt(2.0) * 1e-5 *
+         std::sqrt(4 * pi * options.frequency_hz * options.Ra_ohm_cm * options.cm_uF_cm2);
+  if (!(lam > 0) || !(L > 0)) return 1;  // zero length (or cm = 0): one segment
+  const double lambda_f = L / lam;       // um
+  const double count = (L / (options.d_lambda * lambda_f) + 0.9) / 2;
+  if (!(count < 1e9)) throw invalid_argument("hines::segment_count: too many segments for d_lambda");
+  return static_cast<int>(count) * 2 + 1;
+}
+
+long CompartmentalCell::compartments() const {
+  long total = 0;
+  for (int n : nseg) total += n;
+  return total;
+}
+
+double CompartmentalCell::total_area_um2() const {
+  double total = 0;
+  for (double a : area_um2) total += a;
+  return total;
+}
+
+int CompartmentalCell::node_at(int section, double x) const {
+  require(section >= 0 && section < static_cast<int>(sections.size()),
+          "hines::CompartmentalCell::node_at", "section ", section, " of ", sections.size());
+  require(x >= 0 && x <= 1, "hines::CompartmentalCell::node_at", "x=", x, " outside [0, 1]");
+  if (x == 1) return first_node[section] + nseg[section];
+  if (x == 0) return section == 0 ? 0 : parent[first_node[section]];
+  const int j = std::min(static_cast<int>(x * nseg[section]), nseg[section] - 1);
+  return first_node[section] + j;
+}
+
+CompartmentalCell discretize(const Morphology& morphology, const DiscretizationOptions& options) {
+  check_options(options);
+  return discretize(make_cable_sections(morphology), options);
+}
+
+CompartmentalCell discretize(std::vector<CableSection> sections,
+                             const DiscretizationOptions& options) {
+  check_options(options);
+  const char* where = "hines::discretize";
+  const int section_count = static_cast<int>(sections.size());
+  require(section_count > 0, where, "no sections");
+  for (int k = 0; k < section_count; ++k) {
+    require(sections[k].points.size() >= 2, where, "section ", k, " has ",
+            sections[k].points.size(), " points; needs at least 2");
+    require((k == 0) == (sections[k].parent < 0), where, "section ", k, " has parent ",
+            sections[k].parent, "; only section 0 may be the root");
+    require(sections[k].parent < k, where, "section ", k, " has parent ", sections[k].parent,
+            "; parents must come first");
+  }
+
+  // ---- nodes in section order ("creation order"), then renumbered depth first ----
+  // Creation order: root node 0; then per section its centres and its end node.
+  std::vector<int> nseg(section_count);
+  std::vector<double> length(section_count);
+  std::vector<int> created_first(section_count);  // creation index of segment 0
+  int node_count = 1;
+  for (int k = 0; k < section_count; ++k) {
+    nseg[k] = segment_count(sections[k], options);
+    created_first[k] = node_count;
+    if (node_count > std::numeric_limits<int>::max() - nseg[k] - 1) {
+      throw invalid_argument("hines::discretize: too many nodes for int indices");
+    }
+    node_count += nseg[k] + 1;
+  }
+  std::vector<int> c_parent(node_count, -1), c_section(node_count, 0);
+  std::vector<double> c_area(node_count, 0.0), c_g(node_count, 0.0), c_x(node_count, 0.0);
+  auto created_node_at = [&](int sec, double x) {
+    if (x >= 1) return created_first[sec] + nseg[sec];
+    if (x <= 0) return sec == 0 ? 0 : c_parent[created_first[sec]];
+    return created_first[sec] + std::min(static_cast<int>(x * nseg[sec]), nseg[sec] - 1);
+  };
+  for (int k = 0; k < section_count; ++k) {
+    const CableSection& sec = sections[k];
+    const std::vector<double> arc = arc_lengths(sec);
+    const double L = arc.back();
+    require(L > 0 && std::isfinite(L), where, "section ", k, " (samples ", sec.first_sample,
+            "..", sec.last_sample, ") has length ", L, " um; a cable needs a positive length");
+    length[k] = L;
+    const int n = nseg[k];
+    const double ds = L / n;
+    const int base = created_first[k];
+    const int attach = k == 0 ? 0 : created_node_at(sec.parent, sec.parent_x);
+    double right_half_of_previous = 0;  // MOhm
+    for (int j = 0; j < n; ++j) {
+      const double s0 = j * ds;
+      const double mid = (j + 0.5) * ds;
+      const double s1 = j + 1 == n ? L : (j + 1) * ds;
+      const Piece left = integrate(sec, arc, s0, mid, options.Ra_ohm_cm);
+      const Piece right = integrate(sec, arc, mid, s1, options.Ra_ohm_cm);
+      const int node = base + j;
+      c_parent[node] = j == 0 ? attach : node - 1;
+      c_area[node] = left.area_um2 + right.area_um2;
+      c_g[node] = 1.0 / (right_half_of_previous + left.resistance_MOhm);  // uS
+      c_section[node] = k;
+      c_x[node] = (j + 0.5) / n;
+      right_half_of_previous = right.resistance_MOhm;
+    }
+    const int end = base + n;
+    c_parent[end] = end - 1;
+    c_g[end] = 1.0 / right_half_of_previous;
+    c_section[end] = k;
+    c_x[end] = 1.0;
+  }
+
+  // Depth-first preorder, first child first. A node's first child in creation order is the next
+  // node of its own section, so each section's nodes stay contiguous.
+  std::vector<int> child_start(node_count + 1, 0), children(node_count > 0 ? node_count - 1 : 0);
+  for (int v = 1; v < node_count; ++v) ++child_start[c_parent[v] + 1];
+  for (int v = 0; v < node_count; ++v) child_start[v + 1] += child_start[v];
+  {
+    std::vector<int> fill(child_start.begin(), child_start.end() - 1);
+    for (int v = 1; v < node_count; ++v) children[fill[c_parent[v]]++] = v;
+  }
+  std::vector<int> hines_of(node_count, -1);
+  std::vector<int> stack{0};
+  int next = 0;
+  while (!stack.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    hines_of[v] = next++;
+    for (int c = child_start[v + 1] - 1; c >= child_start[v]; --c) stack.push_back(children[c]);
+  }
+
+  CompartmentalCell cell;
+  cell.parent.assign(node_count, -1);
+  cell.area_um2.resize(node_count);
+  cell.axial_conductance_uS.resize(node_count);
+  cell.section_of.resize(node_count);
+  cell.x_in_section.resize(node_count);
+  for (int v = 0; v < node_count; ++v) {
+    const int h = hines_of[v];
+    cell.parent[h] = c_parent[v] < 0 ? -1 : hines_of[c_parent[v]];
+    cell.area_um2[h] = c_area[v];
+    cell.axial_conductance_uS[h] = c_g[v];
+    cell.section_of[h] = c_section[v];
+    cell.x_in_section[h] = c_x[v];
+  }
+  cell.first_node.resize(section_count);
+  for (int k = 0; k < section_count; ++k) cell.first_node[k] = hines_of[created_first[k]];
+  cell.sections = std::move(sections);
+  cell.nseg = std::move(nseg);
+  cell.length_um = std::move(length);
+  cell.Ra_ohm_cm = options.Ra_ohm_cm;
+  cell.cm_uF_cm2 = options.cm_uF_cm2;
+  return cell;
+}
+
+}  // namespace tridiag::hines

@@ -1,0 +1,163 @@
+#pragma once
+// Host entry points of the one-thread-per-system Thomas solver (cuThomasBatch / cuThomasVBatch):
+//   thomas::solve          fixed batch, any layout (Interleaved or BlockInterleaved on GPUs,
+//                          BlockInterleaved or Flat on host cores);
+//   thomas::solve_padded   variable batch in padded storage, stops at each n_s (NCP);
+//   thomas::solve_ragged   variable batch in offset-indexed storage (NCP, no padding at all).
+// A CP solve of a variable batch is thomas::solve on a padded batch prepared by
+// layouts::pad_matrix. All calls are asynchronous on `exec` (no hidden fence), validate shapes on
+// the host first and throw tridiag::invalid_argument without writing anything on a mismatch.
+
+#include <string>
+#include <type_traits>
+
+#include <Kokkos_Core.hpp>
+
+#include <tridiag/algorithms/thomas/serial_thomas.hpp>
+#include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/status.hpp>
+#include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/layouts/variable_batch.hpp>
+
+namespace tridiag::thomas {
+
+/// Scratch needed by thomas::solve: one matrix-scalar per row (the modified upper diagonal).
+template <class MatrixScalar, class Layout, class MemorySpace>
+using Workspace = BatchVector<std::remove_const_t<MatrixScalar>, Layout, MemorySpace>;
+
+/// Bytes of workspace a solve of `systems` x `rows` allocates when none is passed.
+template <class MatrixScalar, class Layout>
+index_type workspace_bytes(index_type systems, index_type rows) {
+  return Layout(systems, rows).required_span() * static_cast<index_type>(sizeof(MatrixScalar));
+}
+
+namespace impl {
+template <class MemorySpace>
+void check_status(const char* where, const StatusView<MemorySpace>& status, index_type systems) {
+  require(status.data() == nullptr || static_cast<index_type>(status.extent(0)) == systems, where,
+          "status has ", status.extent(0), " entries, the batch has ", systems, " systems");
+}
+
+/// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
+template <class MatrixScalar, class Layout, class MemorySpace>
+Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(const char* where,
+                                                           const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+                                                           const Workspace<MatrixScalar, Layout, MemorySpace>& given) {
+  using W = Workspace<MatrixScalar, Layout, MemorySpace>;
+  if (given.storage().data() != nullptr) {
+    require_same_shape(where, "workspace", given, "matrix", matrix.diag);
+    return given;
+  }
+  const Layout map(matrix.systems(), matrix.rows());
+  return W(typename W::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"),
+                                    map.required_span()),
+           map);
+}
+}  // namespace impl
+
+/// Solves A x = rhs for every system of the batch, one thread per system.
+/// x may be the same BatchVector as rhs (in place). `status` (optional, one int per system) gets
+/// each system's status code; `workspace` (optional) avoids an allocation per call: pass a
+/// Workspace of the batch's shape when solving inside a time loop.
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
+void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+           const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
+           const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
+           const StatusView<MemorySpace>& status = {},
+           Workspace<MatrixScalar, Layout, MemorySpace> workspace = {}) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "thomas::solve: the batch's memory space is not accessible from ExecSpace");
+  constexpr const char* where = "thomas::solve";
+  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
+  require_same_shape(where, "x", x, "matrix", matrix.diag);
+  impl::check_status(where, status, matrix.systems());
+  workspace = impl::workspace_for(where, matrix, workspace);
+  const index_type nsys = matrix.systems(), n = matrix.rows();
+  if (nsys == 0) return;
+  const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
+  const auto g = workspace;
+  Kokkos::parallel_for(
+      "tridiag::thomas::solve", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+      KOKKOS_LAMBDA(const index_type s) {
+        const int code = SerialThomas::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
+                                              rows_of(x, s), rows_of(g, s));
+        if (status.data() != nullptr) status(s) = code;
+      });
+}
+
+/// Variable batch in padded storage, NCP: system s is solved on its first sizes(s) rows only;
+/// rows at and beyond sizes(s) of x are not written. `sizes`: a rank-1 View of index_type
+/// (layouts::make_sizes), one entry per system, in the batch's memory space.
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace, class Sizes>
+void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+                  const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
+                  const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
+                  const Sizes& sizes,
+                  const StatusView<MemorySpace>& status = {},
+                  Workspace<MatrixScalar, Layout, MemorySpace> workspace = {}) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "thomas::solve_padded: the batch's memory space is not accessible from ExecSpace");
+  static_assert(Kokkos::is_view<Sizes>::value && Sizes::rank == 1 &&
+                    std::is_same_v<typename Sizes::non_const_value_type, index_type> &&
+                    std::is_same_v<typename Sizes::memory_space, MemorySpace>,
+                "thomas::solve_padded: sizes must be a rank-1 View of index_type in the batch's memory space");
+  constexpr const char* where = "thomas::solve_padded";
+  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
+  require_same_shape(where, "x", x, "matrix", matrix.diag);
+  impl::check_status(where, status, matrix.systems());
+  layouts::impl::check_padded_sizes(where, matrix.diag, sizes);
+  workspace = impl::workspace_for(where, matrix, workspace);
+  const index_type nsys = matrix.systems(), n = matrix.rows();
+  if (nsys == 0) return;
+  const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
+  const auto g = workspace;
+  Kokkos::parallel_for(
+      "tridiag::thomas::solve_padded", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+      KOKKOS_LAMBDA(const index_type s) {
+        const int code = SerialThomas::invoke(sizes(s), rows_of(a, s), rows_of(b, s), rows_of(c, s),
+                                              rows_of(rhs, s), rows_of(x, s), rows_of(g, s));
+        if (status.data() != nullptr) status(s) = code;
+      });
+}
+
+/// Variable batch in offset-indexed storage (NCP without padding). All vectors share one offsets
+/// View (same systems and sizes); x may be rhs.
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
+void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScalar, MemorySpace>& lower,
+                  const layouts::RaggedVector<MatrixScalar, MemorySpace>& diag,
+                  const layouts::RaggedVector<MatrixScalar, MemorySpace>& upper,
+                  const layouts::RaggedVector<RhsScalar, MemorySpace>& rhs,
+                  const layouts::RaggedVector<std::remove_const_t<RhsScalar>, MemorySpace>& x,
+                  const StatusView<MemorySpace>& status = {}) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "thomas::solve_ragged: the batch's memory space is not accessible from ExecSpace");
+  constexpr const char* where = "thomas::solve_ragged";
+  const auto offsets = diag.offsets();
+  auto same = [&](const char* name, const auto& v) {
+    require(v.offsets().data() == offsets.data() && v.systems() == diag.systems(), where, name,
+            " does not share the diagonal's offsets View (", v.systems(), " vs ", diag.systems(), " systems)");
+  };
+  same("lower", lower);
+  same("upper", upper);
+  same("rhs", rhs);
+  same("x", x);
+  impl::check_status(where, status, diag.systems());
+  const index_type nsys = diag.systems();
+  if (nsys == 0) return;
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  index_type total = 0;
+  Kokkos::deep_copy(total, Kokkos::subview(offsets, nsys));
+  layouts::RaggedVector<Matrix, MemorySpace> g(
+      typename layouts::RaggedVector<Matrix, MemorySpace>::storage_type(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"), total),
+      offsets);
+  Kokkos::parallel_for(
+      "tridiag::thomas::solve_ragged", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+      KOKKOS_LAMBDA(const index_type s) {
+        const int code = SerialThomas::invoke(diag.rows(s), rows_of(lower, s), rows_of(diag, s), rows_of(upper, s),
+                                              rows_of(rhs, s), rows_of(x, s), rows_of(g, s));
+        if (status.data() != nullptr) status(s) = code;
+      });
+}
+
+}  // namespace tridiag::thomas

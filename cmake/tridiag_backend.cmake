@@ -1,0 +1,13 @@
+# Which Kokkos backends the found Kokkos carries. tridiag never chooses a backend itself: it
+# inherits Kokkos's (Kokkos_ENABLE_<DEVICE> is set by KokkosConfig.cmake since 3.x).
+set(TRIDIAG_BACKENDS "")
+foreach(device SERIAL OPENMP THREADS CUDA)
+  if(Kokkos_ENABLE_${device})
+    list(APPEND TRIDIAG_BACKENDS ${device})
+  endif()
+endforeach()
+if(Kokkos_ENABLE_CUDA)
+  set(TRIDIAG_HAVE_CUDA ON)
+else()
+  set(TRIDIAG_HAVE_CUDA OFF)
+endif()

@@ -1,0 +1,130 @@
+#pragma once
+// BatchVector: one value per (system, row) of a batch, stored in a Kokkos::View and addressed
+// through a layout mapping (layouts/). This is the accessor every algorithm is written against:
+// v(s, i) is row i of system s whatever the layout, at no run-time cost beyond the layout's
+// offset arithmetic.
+
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include <Kokkos_Core.hpp>
+
+#include <tridiag/core/errors.hpp>
+#include <tridiag/core/types.hpp>
+#include <tridiag/layouts/layouts.hpp>
+
+namespace tridiag {
+
+namespace impl {
+/// Throws unless systems and rows are non-negative and the storage size fits in index_type.
+template <class Layout>
+void check_extents(const char* where, const Layout& map) {
+  require(map.systems >= 0 && map.rows >= 0, where, "negative extent: ", map.systems, " systems x ",
+          map.rows, " rows");
+  const index_type stored = map.stored_systems();
+  const index_type limit = std::numeric_limits<index_type>::max() / 8;
+  require(map.rows == 0 || stored <= limit / map.rows, where, "batch of ", map.systems, " systems x ",
+          map.rows, " rows overflows the index type");
+}
+}  // namespace impl
+
+template <class Scalar, class Layout, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+class BatchVector {
+ public:
+  using scalar_type = Scalar;
+  using value_type = std::remove_const_t<Scalar>;
+  using layout_type = Layout;
+  using memory_space = MemorySpace;
+  using storage_type = Kokkos::View<Scalar*, MemorySpace>;
+
+  BatchVector() = default;
+
+  /// Allocates storage for `systems` x `rows` (zero-initialised, padding included).
+  BatchVector(const std::string& label, index_type systems, index_type rows)
+      : BatchVector(label, Layout(systems, rows)) {}
+
+  /// Allocates storage for the given mapping (zero-initialised).
+  BatchVector(const std::string& label, const Layout& map) : map_(map) {
+    impl::check_extents("BatchVector", map);
+    storage_ = storage_type(label, map.required_span());
+  }
+
+  /// Wraps existing storage without copying. Throws tridiag::invalid_argument when the storage is
+  /// smaller than the layout needs (padding included).
+  BatchVector(const storage_type& storage, const Layout& map) : storage_(storage), map_(map) {
+    impl::check_extents("BatchVector", map);
+    require(static_cast<index_type>(storage.extent(0)) >= map.required_span(), "BatchVector",
+            "storage '", storage.label(), "' holds ", storage.extent(0), " scalars, the ", Layout::name(),
+            " layout of ", map.systems, " systems x ", map.rows, " rows (", map.stored_systems(),
+            " stored systems) needs ", map.required_span());
+  }
+
+  /// A BatchVector of non-const scalars converts to one of const scalars.
+  template <class Other, class = std::enable_if_t<std::is_same_v<std::add_const_t<Other>, Scalar> &&
+                                                  !std::is_same_v<Other, Scalar>>>
+  BatchVector(const BatchVector<Other, Layout, MemorySpace>& other)
+      : storage_(other.storage()), map_(other.mapping()) {}
+
+  /// Row i of system s.
+  KOKKOS_FORCEINLINE_FUNCTION Scalar& operator()(index_type s, index_type i) const {
+    return storage_(map_.offset(s, i));
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION index_type systems() const { return map_.systems; }
+  KOKKOS_FORCEINLINE_FUNCTION index_type rows() const { return map_.rows; }
+  const storage_type& storage() const { return storage_; }
+  const Layout& mapping() const { return map_; }
+  std::string label() const { return storage_.label(); }
+
+ private:
+  storage_type storage_;
+  Layout map_;
+};
+
+/// Row accessor of one system of a batch vector: rows(i) is row i of system s. Algorithms are
+/// written against this (or any callable with the same signature, e.g. for variable batches).
+template <class Vector>
+struct SystemRows {
+  Vector vector;
+  index_type system;
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) operator()(index_type i) const { return vector(system, i); }
+};
+
+template <class Vector>
+KOKKOS_FORCEINLINE_FUNCTION SystemRows<Vector> rows_of(const Vector& v, index_type s) {
+  return SystemRows<Vector>{v, s};
+}
+
+/// Throws unless a and b have the same systems and rows.
+template <class A, class B>
+void require_same_shape(const char* where, const char* name_a, const A& a, const char* name_b, const B& b) {
+  require(a.systems() == b.systems() && a.rows() == b.rows(), where, name_a, " is ", a.systems(), " systems x ",
+          a.rows(), " rows, ", name_b, " is ", b.systems(), " systems x ", b.rows(), " rows");
+}
+
+/// Copy of a batch vector in host memory (same layout, same mapping).
+template <class Scalar, class Layout, class MemorySpace>
+BatchVector<std::remove_const_t<Scalar>, Layout, Kokkos::HostSpace> create_host_copy(
+    const BatchVector<Scalar, Layout, MemorySpace>& v) {
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.storage());
+  // A mirror of a host View may alias it: always hand back independent storage.
+  Kokkos::View<std::remove_const_t<Scalar>*, Kokkos::HostSpace> copy(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, v.label() + "_host"), host.extent(0));
+  Kokkos::deep_copy(copy, host);
+  return {copy, v.mapping()};
+}
+
+/// Copies src into dst: same layout type and mapping, any two memory spaces. Fences.
+template <class DstScalar, class SrcScalar, class Layout, class DstMemory, class SrcMemory>
+void deep_copy(const BatchVector<DstScalar, Layout, DstMemory>& dst, const BatchVector<SrcScalar, Layout, SrcMemory>& src) {
+  require_same_shape("tridiag::deep_copy", "destination", dst, "source", src);
+  require(dst.mapping().required_span() == src.mapping().required_span(), "tridiag::deep_copy",
+          "storage spans differ (", dst.mapping().required_span(), " vs ", src.mapping().required_span(),
+          "): use layouts::convert for different mappings");
+  const auto n = src.mapping().required_span();
+  Kokkos::deep_copy(Kokkos::subview(dst.storage(), std::make_pair(index_type(0), n)),
+                    Kokkos::subview(src.storage(), std::make_pair(index_type(0), n)));
+}
+
+}  // namespace tridiag

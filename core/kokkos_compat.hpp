@@ -1,0 +1,66 @@
+#pragma once
+// The one place where tridiag adapts to differences between Kokkos versions (3.4 ... 5.x).
+// Everything else in tridiag uses only API that is stable across that range, plus what this
+// header provides under tridiag::compat.
+
+#include <Kokkos_Core.hpp>
+
+namespace tridiag::compat {
+
+// Mathematical functions: Kokkos::Experimental:: in 3.x (before 3.7), Kokkos:: from 3.7 on.
+#if KOKKOS_VERSION >= 30700
+namespace kokkos_math = ::Kokkos;
+#else
+namespace kokkos_math = ::Kokkos::Experimental;
+#endif
+
+/// |x| for real scalars, on host and device.
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real abs(Real x) {
+  return kokkos_math::fabs(x);
+}
+/// |z| for complex scalars (Kokkos::abs(complex) exists in every supported version).
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION Real abs(const Kokkos::complex<Real>& z) {
+  return Kokkos::abs(z);
+}
+
+/// True when x is neither infinite nor NaN.
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION bool isfinite(Real x) {
+  return kokkos_math::isfinite(x);
+}
+template <class Real>
+KOKKOS_FORCEINLINE_FUNCTION bool isfinite(const Kokkos::complex<Real>& z) {
+  return kokkos_math::isfinite(z.real()) && kokkos_math::isfinite(z.imag());
+}
+
+/// Quiet NaN of a real or complex scalar (both parts NaN). std::numeric_limits is not usable in
+/// device code without relaxed constexpr, and Kokkos' quiet_NaN trait only exists from 3.6 on.
+template <class Scalar>
+struct nan_value {
+  KOKKOS_FORCEINLINE_FUNCTION static Scalar get() { return kokkos_math::nan(""); }
+};
+template <>
+struct nan_value<float> {
+  KOKKOS_FORCEINLINE_FUNCTION static float get() { return kokkos_math::nanf(""); }
+};
+template <class Real>
+struct nan_value<Kokkos::complex<Real>> {
+  KOKKOS_FORCEINLINE_FUNCTION static Kokkos::complex<Real> get() {
+    return Kokkos::complex<Real>(nan_value<Real>::get(), nan_value<Real>::get());
+  }
+};
+template <class Scalar>
+KOKKOS_FORCEINLINE_FUNCTION Scalar quiet_nan() {
+  return nan_value<Scalar>::get();
+}
+
+/// Number of threads (host) or resident thread slots (device) of an execution space instance.
+/// In 3.x concurrency() is static; in 4.x it is a member. Calling through an instance works in both.
+template <class ExecSpace>
+int concurrency(const ExecSpace& exec) {
+  return exec.concurrency();
+}
+
+}  // namespace tridiag::compat

@@ -1,0 +1,73 @@
+#pragma once
+// TridiagonalBatch: the matrices of a batch of tridiagonal systems, one BatchVector per diagonal.
+// Row i of system s reads
+//     lower(s, i) * x(i-1) + diag(s, i) * x(i) + upper(s, i) * x(i+1) = rhs(s, i),
+// so lower(s, 0) and upper(s, n-1) lie outside the matrix: solvers never read them (LAPACK keeps
+// dl and du one shorter instead; storing n of each keeps every layout's rows aligned).
+
+#include <string>
+#include <utility>
+
+#include <tridiag/core/batch_vector.hpp>
+
+namespace tridiag {
+
+template <class Scalar, class Layout, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+struct TridiagonalBatch {
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using memory_space = MemorySpace;
+  using vector_type = BatchVector<Scalar, Layout, MemorySpace>;
+
+  vector_type lower, diag, upper;
+
+  TridiagonalBatch() = default;
+
+  /// Wraps three diagonals of one shape (throws tridiag::invalid_argument otherwise).
+  TridiagonalBatch(const vector_type& lower_, const vector_type& diag_, const vector_type& upper_)
+      : lower(lower_), diag(diag_), upper(upper_) {
+    require_same_shape("TridiagonalBatch", "lower", lower, "diag", diag);
+    require_same_shape("TridiagonalBatch", "upper", upper, "diag", diag);
+  }
+
+  /// Allocates the three diagonals (zero-initialised).
+  TridiagonalBatch(const std::string& label, index_type systems, index_type rows)
+      : lower(label + "_lower", systems, rows), diag(label + "_diag", systems, rows),
+        upper(label + "_upper", systems, rows) {}
+
+  /// A batch of non-const scalars converts to one of const scalars.
+  template <class Other, class = std::enable_if_t<std::is_same_v<std::add_const_t<Other>, Scalar> &&
+                                                  !std::is_same_v<Other, Scalar>>>
+  TridiagonalBatch(const TridiagonalBatch<Other, Layout, MemorySpace>& other)
+      : lower(other.lower), diag(other.diag), upper(other.upper) {}
+
+  index_type systems() const { return diag.systems(); }
+  index_type rows() const { return diag.rows(); }
+};
+
+/// A matrix batch and its right-hand side. For the Unified-Vector layout the four vectors share one
+/// packed allocation (layouts/unified_vector.hpp); for every other layout they are separate.
+template <class Scalar, class Layout, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+struct TridiagonalSystem {
+  TridiagonalBatch<Scalar, Layout, MemorySpace> matrix;
+  BatchVector<Scalar, Layout, MemorySpace> rhs;
+};
+
+/// Allocates a batch of `systems` tridiagonal systems of `rows` unknowns in the given layout.
+template <class Layout, class Scalar, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+TridiagonalSystem<Scalar, Layout, MemorySpace> allocate_system(const std::string& label, index_type systems,
+                                                               index_type rows) {
+  using vector = BatchVector<Scalar, Layout, MemorySpace>;
+  if constexpr (std::is_same_v<Layout, layouts::UnifiedVector>) {
+    using U = layouts::UnifiedVector;
+    const U packed(systems, rows, U::packed_width, 0);
+    impl::check_extents("allocate_system", packed);
+    typename vector::storage_type storage(label + "_packed", packed.required_span());
+    auto component = [&](int k) { return vector(storage, U(systems, rows, U::packed_width, k)); };
+    return {{component(U::lower), component(U::diagonal), component(U::upper)}, component(U::rhs)};
+  } else {
+    return {TridiagonalBatch<Scalar, Layout, MemorySpace>(label, systems, rows), vector(label + "_rhs", systems, rows)};
+  }
+}
+
+}  // namespace tridiag

@@ -1,0 +1,71 @@
+// BatchVector and TridiagonalBatch: construction, wrapping, checks on bad extents.
+
+#include <limits>
+
+#include <tridiag/core/tridiagonal_batch.hpp>
+
+#include "test_support.hpp"
+
+namespace tridiag::test {
+namespace {
+
+class BatchVectorTest : public KokkosTest {};
+
+TEST_F(BatchVectorTest, AllocatesPaddedStorage) {
+  BatchVector<double, layouts::BlockInterleaved<32>, Kokkos::HostSpace> v("v", 33, 10);
+  EXPECT_EQ(v.systems(), 33);
+  EXPECT_EQ(v.rows(), 10);
+  EXPECT_EQ(static_cast<index_type>(v.storage().extent(0)), 64 * 10);
+  EXPECT_EQ(v.label(), "v");
+}
+
+TEST_F(BatchVectorTest, WrapsStorageThatIsLargeEnough) {
+  Kokkos::View<double*, Kokkos::HostSpace> storage("s", 64 * 10);
+  BatchVector<double, layouts::BlockInterleaved<32>, Kokkos::HostSpace> v(storage, {33, 10});
+  v(32, 9) = 3;
+  EXPECT_EQ(storage(32 % 32 + 9 * 32 + 32 * 10), 3);
+}
+
+TEST_F(BatchVectorTest, RejectsStorageThatDoesNotCoverThePadding) {
+  // 33 systems need 64 stored systems with BlockSize 32: storage for 33 x 10 is too small.
+  Kokkos::View<double*, Kokkos::HostSpace> storage("user_storage", 33 * 10);
+  try {
+    BatchVector<double, layouts::BlockInterleaved<32>, Kokkos::HostSpace> v(storage, {33, 10});
+    FAIL() << "accepted";
+  } catch (const invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("330 scalars"), std::string::npos) << what;
+    EXPECT_NE(what.find("64 stored systems"), std::string::npos) << what;
+    EXPECT_NE(what.find("640"), std::string::npos) << what;
+  }
+}
+
+TEST_F(BatchVectorTest, RejectsNegativeAndOverflowingExtents) {
+  using V = BatchVector<double, layouts::Flat, Kokkos::HostSpace>;
+  EXPECT_THROW(V("v", -1, 10), invalid_argument);
+  EXPECT_THROW(V("v", 10, -3), invalid_argument);
+  const index_type huge = std::numeric_limits<index_type>::max() / 4;
+  try {
+    V("v", huge, 1000);
+    FAIL() << "accepted";
+  } catch (const invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("overflows"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(BatchVectorTest, MatrixDiagonalsMustAgree) {
+  using V = BatchVector<float, layouts::Interleaved, Kokkos::HostSpace>;
+  V a("a", 4, 5), b("b", 4, 5), c_wrong("c", 4, 6);
+  EXPECT_NO_THROW((TridiagonalBatch<float, layouts::Interleaved, Kokkos::HostSpace>(a, b, b)));
+  EXPECT_THROW((TridiagonalBatch<float, layouts::Interleaved, Kokkos::HostSpace>(a, b, c_wrong)), invalid_argument);
+}
+
+TEST_F(BatchVectorTest, ConstViewsOfMutableVectors) {
+  BatchVector<double, layouts::Flat, Kokkos::HostSpace> v("v", 2, 2);
+  v(1, 1) = 4;
+  BatchVector<const double, layouts::Flat, Kokkos::HostSpace> cv = v;
+  EXPECT_EQ(cv(1, 1), 4);
+}
+
+}  // namespace
+}  // namespace tridiag::test

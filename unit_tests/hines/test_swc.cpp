@@ -1,0 +1,325 @@
+// SWC reader and morphology statistics: the real files of shared/morphologies against the
+// README table, every accepted quirk, one bad input per error class, order independence and
+// depth robustness (10^6-deep chains, no recursion).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <tridiag/algorithms/hines/morphology_stats.hpp>
+#include <tridiag/algorithms/hines/swc.hpp>
+
+#ifndef TRIDIAG_SHARED_DIR
+#define TRIDIAG_SHARED_DIR "/work/shared"
+#endif
+
+namespace {
+
+using namespace tridiag::hines;
+
+std::string morphology_path(const std::string& file) {
+  return std::string(TRIDIAG_SHARED_DIR) + "/morphologies/" + file;
+}
+
+Morphology parse_text(const std::string& text, const SwcOptions& options = {}) {
+  std::istringstream in(text);
+  return parse_swc(in, "test.swc", options);
+}
+
+// ---- the README table -------------------------------------------------------------------------
+
+struct TableRow {
+  const char* file;
+  long points, branch_points, tips, max_depth;
+  SomaKind soma;
+};
+
+const TableRow readme_table[] = {
+    {"mp_ma_40984_gc2.CNG.swc", 353, 14, 15, 61, SomaKind::point},
+    {"HSN-fluoro02.CNG.swc", 996, 182, 183, 73, SomaKind::contour},
+    {"tc200.CNG.swc", 1219, 99, 107, 54, SomaKind::contour},
+    {"HSN-fluoro01.CNG.swc", 1288, 223, 224, 71, SomaKind::contour},
+    {"control-1-wt.CNG.swc", 1696, 71, 78, 124, SomaKind::three_point},
+    {"BG001.CNG.swc", 2810, 98, 99, 135, SomaKind::point},
+    {"10-2012-02-09-001.CNG.swc", 3187, 392, 393, 88, SomaKind::contour},
+    {"AA0013.swc", 3411, 156, 167, 498, SomaKind::three_point},
+    {"nrn_ordering.swc", 3783, 57, 66, 406, SomaKind::point},
+    {"C220498B-I4.CNG.swc", 4911, 247, 253, 236, SomaKind::point},
+    {"C080400A3.CNG.swc", 5243, 421, 424, 189, SomaKind::point},
+};
+
+TEST(SwcRealFiles, StatisticsMatchReadmeTable) {
+  for (const TableRow& row : readme_table) {
+    SCOPED_TRACE(row.file);
+    const Morphology m = load_swc(morphology_path(row.file));
+    const MorphologyStats s = compute_stats(m);
+    EXPECT_EQ(s.points, row.points);
+    EXPECT_EQ(s.branch_points, row.branch_points);
+    EXPECT_EQ(s.tips, row.tips);
+    EXPECT_EQ(s.max_depth, row.max_depth);
+    EXPECT_EQ(s.soma, row.soma);
+    EXPECT_STREQ(to_string(s.soma), to_string(row.soma));
+    EXPECT_EQ(m.root_count(), 1);
+    EXPECT_EQ(m.source, morphology_path(row.file));
+  }
+}
+
+TEST(SwcRealFiles, ParentsPrecedeChildrenAndFileOrderIsKept) {
+  for (const TableRow& row : readme_table) {
+    SCOPED_TRACE(row.file);
+    const Morphology m = load_swc(morphology_path(row.file));
+    ASSERT_EQ(m.parent_index.size(), m.samples.size());
+    ASSERT_EQ(m.line.size(), m.samples.size());
+    EXPECT_EQ(m.parent_index[0], -1);
+    for (std::size_t i = 1; i < m.samples.size(); ++i) {
+      ASSERT_GE(m.parent_index[i], 0);
+      ASSERT_LT(m.parent_index[i], static_cast<int>(i));
+      EXPECT_EQ(m.samples[m.parent_index[i]].id, m.samples[i].parent);
+      EXPECT_LT(m.samples[i - 1].id, m.samples[i].id);  // these files are sorted: order kept
+    }
+  }
+}
+
+// ---- accepted quirks --------------------------------------------------------------------------
+
+TEST(SwcParse, AcceptsEveryQuirk) {
+  const std::string text =
+      "# header line\r\n"
+      "#another\n"
+      "\n"
+      "   \t  \r\n"
+      "  10 1 0. 0. 0. 5. -1  \r\n"                  // leading/trailing blanks, "0." numbers
+      "30\t3\t1.5e+01\t0\t-2.5E-1\t1.\t20\r\n"      // tabs, scientific notation, parent after
+      "# a comment in the middle\n"
+      "20 3 10 0 0 0.5 10 # trailing comment\n"
+      "25 0 20 0 0 +0.5 20\n"                        // type 0, leading '+'
+      "40 17 0 12 0 0.5 10.0\n"                      // custom type, parent written "10.0"
+      "41 3 0 13 0 0.5 40";                          // no final newline
+  const Morphology m = parse_text(text);
+  ASSERT_EQ(m.samples.size(), 6u);
+  // Ascending id (every parent id is smaller here), ids kept.
+  std::vector<long> ids;
+  for (const auto& s : m.samples) ids.push_back(s.id);
+  EXPECT_EQ(ids, (std::vector<long>{10, 20, 25, 30, 40, 41}));
+  EXPECT_EQ(m.parent_index, (std::vector<int>{-1, 0, 1, 1, 0, 4}));
+  EXPECT_EQ(m.samples[0].type, 1);
+  EXPECT_DOUBLE_EQ(m.samples[0].radius, 5.0);
+  EXPECT_EQ(m.samples[0].parent, -1);
+  EXPECT_EQ(m.samples[2].type, 0);
+  EXPECT_DOUBLE_EQ(m.samples[2].radius, 0.5);
+  EXPECT_DOUBLE_EQ(m.samples[3].x, 15.0);
+  EXPECT_DOUBLE_EQ(m.samples[3].z, -0.25);
+  EXPECT_DOUBLE_EQ(m.samples[3].radius, 1.0);
+  EXPECT_EQ(m.samples[4].type, 17);
+  EXPECT_EQ(m.line, (std::vector<long>{5, 8, 9, 6, 10, 11}));
+  EXPECT_EQ(m.soma, SomaKind::point);
+}
+
+TEST(SwcParse, ParentListedAfterChildAndUnsortedIds) {
+  // Child 5 appears before its parent 9; ids unsorted and not consecutive.
+  const Morphology m = parse_text(
+      "5 3 2 0 0 1 9\n"
+      "9 3 1 0 0 1 100\n"
+      "100 1 0 0 0 3 -1\n"
+      "7 3 0 1 0 1 100\n");
+  std::vector<long> ids;
+  for (const auto& s : m.samples) ids.push_back(s.id);
+  // Ascending id, each sample preceded by its missing ancestors: 100, 9, 5, 7.
+  EXPECT_EQ(ids, (std::vector<long>{100, 9, 5, 7}));
+  EXPECT_EQ(m.parent_index, (std::vector<int>{-1, 0, 1, 0}));
+  const MorphologyStats s = compute_stats(m);
+  EXPECT_EQ(s.points, 4);
+  EXPECT_EQ(s.branch_points, 1);
+  EXPECT_EQ(s.tips, 2);
+  EXPECT_EQ(s.max_depth, 3);
+}
+
+TEST(SwcParse, SomaKinds) {
+  EXPECT_EQ(parse_text("1 3 0 0 0 1 -1\n2 3 1 0 0 1 1\n").soma, SomaKind::none);
+  EXPECT_EQ(parse_text("1 1 0 0 0 5 -1\n2 3 6 0 0 1 1\n").soma, SomaKind::point);
+  EXPECT_EQ(parse_text("1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 5 0 5 1\n4 3 6 0 0 1 1\n").soma,
+            SomaKind::three_point);
+  // Three soma points in a chain: not the NeuroMorpho convention.
+  EXPECT_EQ(parse_text("1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 -9 0 5 2\n").soma,
+            SomaKind::contour);
+  EXPECT_EQ(parse_text("1 1 0 0 0 5 -1\n2 1 0 1 0 5 1\n").soma, SomaKind::contour);
+  EXPECT_STREQ(to_string(SomaKind::none), "none");
+  EXPECT_STREQ(to_string(SomaKind::point), "point");
+  EXPECT_STREQ(to_string(SomaKind::three_point), "three-point");
+  EXPECT_STREQ(to_string(SomaKind::contour), "contour");
+}
+
+TEST(SwcParse, ForestOnlyWhenAllowed) {
+  const std::string text = "1 1 0 0 0 5 -1\n2 3 6 0 0 1 1\n3 3 50 0 0 1 -1\n4 3 51 0 0 1 3\n";
+  SwcOptions forest;
+  forest.allow_forest = true;
+  const Morphology m = parse_text(text, forest);
+  EXPECT_EQ(m.root_count(), 2);
+  EXPECT_THROW(parse_text(text), swc_multiple_roots);
+}
+
+// ---- one bad input per defect class -----------------------------------------------------------
+
+/// Runs the parser on `text`, expects exactly Error, and checks line, sample and message.
+template <class Error>
+void expect_swc_error(const std::string& text, long line, long sample_id, bool has_sample_id,
+                      const std::string& reason_part) {
+  SCOPED_TRACE(text);
+  try {
+    parse_text(text);
+    ADD_FAILURE() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), "test.swc");
+    EXPECT_EQ(e.line(), line);
+    EXPECT_EQ(e.has_sample_id(), has_sample_id);
+    if (has_sample_id) EXPECT_EQ(e.sample_id(), sample_id);
+    const std::string what = e.what();
+    std::string where = "test.swc";
+    if (line > 0) where += ":" + std::to_string(line);
+    where += ": ";
+    if (has_sample_id) where += "sample " + std::to_string(sample_id) + ": ";
+    EXPECT_EQ(what.rfind(where, 0), 0u) << what;  // starts with file:line: sample id:
+    EXPECT_NE(what.find(reason_part), std::string::npos) << what;
+    // Every class is-a swc_error, tridiag::invalid_argument, std::invalid_argument.
+    const swc_error& base = e;
+    const tridiag::invalid_argument& tridiag_base = base;
+    const std::invalid_argument& std_base = tridiag_base;
+    EXPECT_STREQ(std_base.what(), e.what());
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "wrong exception type: " << e.what();
+  }
+}
+
+TEST(SwcErrors, ParseErrorNonNumericField) {
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1\n# c\n2 3 abc 0 0 1 1\n", 3, 2, true,
+                                    "field 3 (x) 'abc' is not a number");
+}
+TEST(SwcErrors, ParseErrorMissingField) {
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1\n2 3 0 0 0 1\n", 2, 2, true,
+                                    "expected 7 fields");
+}
+TEST(SwcErrors, ParseErrorExtraGarbage) {
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1 junk\n", 1, 1, true, "unexpected text 'junk'");
+}
+TEST(SwcErrors, ParseErrorNonIntegerId) {
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1\n2.5 3 0 0 0 1 1\n", 2, 0, false,
+                                    "field 1 (id) '2.5' is not an integer");
+}
+TEST(SwcErrors, ParseErrorNegativeType) {
+  expect_swc_error<swc_parse_error>("1 -2 0 0 0 5 -1\n", 1, 1, true, "type code");
+}
+TEST(SwcErrors, DuplicateId) {
+  expect_swc_error<swc_duplicate_id>("1 1 0 0 0 5 -1\n2 3 1 0 0 1 1\n2 3 2 0 0 1 1\n", 3, 2, true,
+                                     "duplicate id (first defined at line 2)");
+}
+TEST(SwcErrors, MissingParent) {
+  expect_swc_error<swc_missing_parent>("1 1 0 0 0 5 -1\n\n12 3 1 0 0 1 9999\n", 3, 12, true,
+                                       "parent 9999 does not exist");
+  // The exact message format of the brief.
+  try {
+    std::istringstream in("1 1 0 0 0 5 -1\n12 3 1 0 0 1 9999\n");
+    parse_swc(in, "BG001.CNG.swc");
+    ADD_FAILURE();
+  } catch (const swc_missing_parent& e) {
+    EXPECT_STREQ(e.what(), "BG001.CNG.swc:2: sample 12: parent 9999 does not exist");
+  }
+}
+TEST(SwcErrors, Cycle) {
+  // 2 -> 3 -> 4 -> 2, beside a proper root.
+  expect_swc_error<swc_cycle>("1 1 0 0 0 5 -1\n2 3 1 0 0 1 4\n3 3 2 0 0 1 2\n4 3 3 0 0 1 3\n", 2,
+                              2, true, "cycle");
+  expect_swc_error<swc_cycle>("1 1 0 0 0 5 -1\n2 3 1 0 0 1 2\n", 2, 2, true, "own parent");
+}
+TEST(SwcErrors, BadRadius) {
+  expect_swc_error<swc_bad_radius>("1 1 0 0 0 5 -1\n2 3 1 0 0 0 1\n", 2, 2, true, "radius 0");
+  expect_swc_error<swc_bad_radius>("1 1 0 0 0 -1 -1\n", 1, 1, true, "radius -1");
+  expect_swc_error<swc_bad_radius>("1 1 0 0 0 nan -1\n", 1, 1, true, "radius nan");
+  expect_swc_error<swc_bad_radius>("1 1 0 inf 0 1 -1\n", 1, 1, true, "coordinate y");
+  expect_swc_error<swc_bad_radius>("1 1 0 0 1e999 1 -1\n", 1, 1, true, "coordinate z");
+}
+TEST(SwcErrors, MultipleRoots) {
+  expect_swc_error<swc_multiple_roots>("1 1 0 0 0 5 -1\n2 3 1 0 0 1 1\n7 3 9 0 0 1 -1\n", 3, 7,
+                                       true, "second root (the first is sample 1 at line 1)");
+}
+TEST(SwcErrors, Empty) {
+  expect_swc_error<swc_empty>("# only a header\n\n   \n", 0, 0, false, "no samples");
+  expect_swc_error<swc_empty>("", 0, 0, false, "no samples");
+}
+TEST(SwcErrors, MissingFile) {
+  EXPECT_THROW(load_swc("/nonexistent/dir/none.swc"), swc_error);
+}
+
+// ---- order independence -----------------------------------------------------------------------
+
+TEST(SwcOrder, ShuffledAndRenumberedFileGivesSameStatistics) {
+  const Morphology sorted = load_swc(morphology_path("tc200.CNG.swc"));
+  const MorphologyStats expected = compute_stats(sorted);
+  // Renumber ids with gaps and in a random order, then write the lines shuffled.
+  std::mt19937 rng(12345);
+  const std::size_t n = sorted.samples.size();
+  std::vector<long> new_id(n);
+  std::iota(new_id.begin(), new_id.end(), 0L);
+  std::shuffle(new_id.begin(), new_id.end(), rng);
+  for (auto& id : new_id) id = 3 * id + 7;
+  std::vector<std::size_t> line_order(n);
+  std::iota(line_order.begin(), line_order.end(), std::size_t{0});
+  std::shuffle(line_order.begin(), line_order.end(), rng);
+  std::ostringstream text;
+  text.precision(17);
+  for (std::size_t k : line_order) {
+    const SwcSample& s = sorted.samples[k];
+    const int p = sorted.parent_index[k];
+    text << new_id[k] << ' ' << s.type << ' ' << s.x << ' ' << s.y << ' ' << s.z << ' '
+         << s.radius << ' ' << (p < 0 ? -1L : new_id[p]) << '\n';
+  }
+  const Morphology shuffled = parse_text(text.str());
+  const MorphologyStats got = compute_stats(shuffled);
+  EXPECT_EQ(got.points, expected.points);
+  EXPECT_EQ(got.branch_points, expected.branch_points);
+  EXPECT_EQ(got.tips, expected.tips);
+  EXPECT_EQ(got.max_depth, expected.max_depth);
+  EXPECT_EQ(got.soma, expected.soma);
+  for (std::size_t i = 1; i < n; ++i) ASSERT_LT(shuffled.parent_index[i], static_cast<int>(i));
+}
+
+// ---- depth robustness -------------------------------------------------------------------------
+
+std::string chain_text(long length, bool reversed, bool closed_cycle) {
+  std::string text;
+  text.reserve(static_cast<std::size_t>(length) * 24);
+  char line[96];
+  for (long k = 0; k < length; ++k) {
+    const long id = reversed ? length - k : k + 1;
+    long parent = id - 1;
+    if (id == 1) parent = closed_cycle ? length : -1;
+    std::snprintf(line, sizeof line, "%ld %d 0 0 %ld 0.5 %ld\n", id, id == 1 ? 1 : 3, id, parent);
+    text += line;
+  }
+  return text;
+}
+
+TEST(SwcDepth, MillionDeepChain) {
+  const long depth = 1000000;
+  for (bool reversed : {false, true}) {
+    SCOPED_TRACE(reversed ? "children listed before parents" : "parents first");
+    const Morphology m = parse_text(chain_text(depth, reversed, false));
+    const MorphologyStats s = compute_stats(m);
+    EXPECT_EQ(s.points, depth);
+    EXPECT_EQ(s.max_depth, depth);
+    EXPECT_EQ(s.tips, 1);
+    EXPECT_EQ(s.branch_points, 0);
+    EXPECT_EQ(s.soma, SomaKind::point);
+  }
+}
+
+TEST(SwcDepth, MillionLongCycleIsReportedNotRecursed) {
+  EXPECT_THROW(parse_text(chain_text(1000000, true, true)), swc_cycle);
+}
+
+}  // namespace

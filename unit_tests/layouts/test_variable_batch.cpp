@@ -1,0 +1,79 @@
+// Variable batches: offsets and sizes, padded <-> offset-indexed round trips, identity padding.
+
+#include <tridiag/layouts/variable_batch.hpp>
+
+#include "test_support.hpp"
+
+namespace tridiag::test {
+namespace {
+
+template <class C>
+class VariableBatch : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, list<layouts::Interleaved, layouts::BlockInterleaved<8>, layouts::Flat>,
+                                 ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(VariableBatch, Configs, ConfigNames);
+
+TYPED_TEST(VariableBatch, PadAndUnpadRoundTrip) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  typename TypeParam::exec exec;
+  const std::vector<index_type> sizes = {5, 0, 1, 9, 3, 9, 2};
+  const index_type nmax = 9, systems = static_cast<index_type>(sizes.size());
+  auto offsets = layouts::make_offsets<M>(sizes);
+  layouts::RaggedVector<S, M> ragged("ragged", offsets), back("back", offsets);
+  auto host = Kokkos::create_mirror_view(ragged.storage());
+  for (std::size_t k = 0; k < host.extent(0); ++k) host(k) = S(k + 1);
+  Kokkos::deep_copy(ragged.storage(), host);
+  BatchVector<S, typename TypeParam::layout, M> padded("padded", systems, nmax);
+  fill_storage(padded, nan_of<S>());
+  layouts::pad(exec, ragged, padded, S(-1));
+  const auto flat = download(padded);
+  index_type k = 0;
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < nmax; ++i)
+      EXPECT_EQ(flat[s * nmax + i], i < sizes[s] ? S(++k) : S(-1)) << "system " << s << " row " << i;
+  expect_padding_untouched(padded);
+  Kokkos::deep_copy(back.storage(), nan_of<S>());
+  layouts::unpad(exec, padded, back);
+  auto back_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), back.storage());
+  for (std::size_t j = 0; j < back_host.extent(0); ++j) EXPECT_EQ(back_host(j), S(j + 1));
+}
+
+TYPED_TEST(VariableBatch, RaggedRowsAndOffsets) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  auto offsets = layouts::make_offsets<M>({4, 0, 2});
+  auto host_offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
+  EXPECT_EQ(host_offsets(0), 0);
+  EXPECT_EQ(host_offsets(1), 4);
+  EXPECT_EQ(host_offsets(2), 4);
+  EXPECT_EQ(host_offsets(3), 6);
+  layouts::RaggedVector<S, M> v("v", offsets);
+  EXPECT_EQ(v.systems(), 3);
+  EXPECT_EQ(static_cast<index_type>(v.storage().extent(0)), 6);
+  auto sizes = layouts::sizes_of(typename TypeParam::exec(), v);
+  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
+  EXPECT_EQ(hs(0), 4);
+  EXPECT_EQ(hs(1), 0);
+  EXPECT_EQ(hs(2), 2);
+}
+
+TYPED_TEST(VariableBatch, BadSizesAreRejectedWithTheirValues) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  try {
+    layouts::make_offsets<M>({3, -2});
+    FAIL() << "negative size accepted";
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("-2"), std::string::npos) << e.what();
+  }
+  auto offsets = layouts::make_offsets<M>({3, 12});
+  layouts::RaggedVector<S, M> ragged("r", offsets);
+  BatchVector<S, typename TypeParam::layout, M> too_short("p", 2, 10);
+  EXPECT_THROW(layouts::pad(typename TypeParam::exec(), ragged, too_short), tridiag::invalid_argument);
+  Kokkos::View<S*, M> small("small", 5);
+  EXPECT_THROW((layouts::RaggedVector<S, M>(small, offsets)), tridiag::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tridiag::test

@@ -1,0 +1,268 @@
+#pragma once
+// Shared test machinery: the Kokkos fixture (skips without a device), type lists over scalars x
+// layouts x enabled execution spaces, random and structured batches built on the host, and
+// error measures against the independent oracles in reference/.
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
+
+#include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/core/types.hpp>
+#include <tridiag/layouts/layouts.hpp>
+
+namespace tridiag::test {
+
+bool kokkos_available();
+const char* kokkos_unavailable_reason();
+
+/// Base fixture of every test that touches Kokkos.
+class KokkosTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!kokkos_available()) GTEST_SKIP() << kokkos_unavailable_reason();
+  }
+};
+
+// ---- type lists ---------------------------------------------------------------------------
+template <class... T>
+struct list {};
+template <class... L>
+struct concat;
+template <class... A>
+struct concat<list<A...>> {
+  using type = list<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct concat<list<A...>, list<B...>, Rest...> : concat<list<A..., B...>, Rest...> {};
+
+/// One test configuration: scalar type, layout, execution space.
+template <class S, class L, class E>
+struct Config {
+  using scalar = S;
+  using layout = L;
+  using exec = E;
+  using memory = typename E::memory_space;
+};
+
+template <class S, class Layouts, class E>
+struct layouts_for;
+template <class S, class... L, class E>
+struct layouts_for<S, list<L...>, E> {
+  using type = list<Config<S, L, E>...>;
+};
+template <class Scalars, class Layouts, class Execs>
+struct product;
+template <class... S, class Layouts, class... E>
+struct product<list<S...>, Layouts, list<E...>> {
+  template <class One>
+  struct per_scalar : concat<typename layouts_for<One, Layouts, E>::type...> {};
+  using type = typename concat<typename per_scalar<S>::type...>::type;
+};
+template <class L>
+struct to_gtest;
+template <class... T>
+struct to_gtest<list<T...>> {
+  using type = ::testing::Types<T...>;
+};
+
+/// Every execution space this build of Kokkos has.
+using ExecSpaces = list<
+#if defined(KOKKOS_ENABLE_CUDA)
+    Kokkos::Cuda,
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Kokkos::OpenMP,
+#endif
+    Kokkos::Serial>;
+
+using AllLayouts = list<layouts::Flat, layouts::Interleaved, layouts::BlockInterleaved<8>,
+                        layouts::BlockInterleaved<32>, layouts::UnifiedVector>;
+using RealScalars = list<float, double>;
+
+// ---- gtest naming -----------------------------------------------------------------------------
+template <class T>
+std::string scalar_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "complex_float";
+  else return "complex_double";
+}
+template <class L>
+std::string layout_name() {
+  std::string name = L::name();
+  if constexpr (L::system_granularity > 1) name += std::to_string(L::system_granularity);
+  return name;
+}
+struct ConfigNames {
+  template <class C>
+  static std::string GetName(int) {
+    return scalar_name<typename C::scalar>() + "_" + layout_name<typename C::layout>() + "_" + C::exec::name();
+  }
+};
+
+// ---- random numbers ---------------------------------------------------------------------------
+/// Fresh seed per run unless TRIDIAG_TEST_SEED is set; the tests print it on failure.
+inline std::uint64_t test_seed() {
+  static const std::uint64_t seed = []() -> std::uint64_t {
+    if (const char* env = std::getenv("TRIDIAG_TEST_SEED")) return std::strtoull(env, nullptr, 10);
+    return static_cast<std::uint64_t>(std::random_device{}()) << 32 ^ std::random_device{}();
+  }();
+  return seed;
+}
+
+/// Matrices the tests draw.
+enum class MatrixKind {
+  diagonally_dominant,  ///< |b| >= |a| + |c| + margin, random signs
+  poisson,              ///< (-1, 2, -1): symmetric positive definite, cond ~ n^2
+  non_dominant          ///< random entries in [-1, 1]: needs pivoting in general
+};
+
+/// A batch held on the host, flat: element (s, i) at s * n + i. Values of the real type R.
+template <class R>
+struct HostBatch {
+  index_type systems = 0, rows = 0;
+  std::vector<R> a, b, c, d;
+  R& at(std::vector<R>& v, index_type s, index_type i) { return v[s * rows + i]; }
+  std::vector<long double> system(const std::vector<R>& v, index_type s) const {
+    return {v.begin() + s * rows, v.begin() + (s + 1) * rows};
+  }
+};
+
+template <class R>
+HostBatch<R> make_host_batch(index_type systems, index_type rows, MatrixKind kind, std::uint64_t seed) {
+  HostBatch<R> h{systems, rows, {}, {}, {}, {}};
+  const std::size_t total = static_cast<std::size_t>(systems * rows);
+  h.a.resize(total);
+  h.b.resize(total);
+  h.c.resize(total);
+  h.d.resize(total);
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (std::size_t k = 0; k < total; ++k) {
+    h.d[k] = R(u(gen));
+    switch (kind) {
+      case MatrixKind::diagonally_dominant: {
+        const double a = u(gen), c = u(gen);
+        const double margin = 0.5 + 0.5 * std::fabs(u(gen));
+        h.a[k] = R(a);
+        h.c[k] = R(c);
+        h.b[k] = R((std::fabs(a) + std::fabs(c) + margin) * (u(gen) < 0 ? -1.0 : 1.0));
+        break;
+      }
+      case MatrixKind::poisson:
+        h.a[k] = R(-1);
+        h.b[k] = R(2);
+        h.c[k] = R(-1);
+        break;
+      case MatrixKind::non_dominant:
+        h.a[k] = R(u(gen));
+        h.b[k] = R(u(gen));
+        h.c[k] = R(u(gen));
+        break;
+    }
+  }
+  return h;
+}
+
+/// Copies one host vector (flat) into a BatchVector of any layout / memory space.
+template <class R, class Scalar, class Layout, class Memory>
+void upload(const std::vector<R>& flat, const BatchVector<Scalar, Layout, Memory>& v) {
+  auto host = create_host_copy(v);
+  for (index_type s = 0; s < v.systems(); ++s)
+    for (index_type i = 0; i < v.rows(); ++i) host(s, i) = Scalar(flat[s * v.rows() + i]);
+  deep_copy(v, host);
+}
+
+/// Flat host copy of a BatchVector.
+template <class Scalar, class Layout, class Memory>
+std::vector<std::remove_const_t<Scalar>> download(const BatchVector<Scalar, Layout, Memory>& v) {
+  auto host = create_host_copy(v);
+  std::vector<std::remove_const_t<Scalar>> flat(static_cast<std::size_t>(v.systems() * v.rows()));
+  for (index_type s = 0; s < v.systems(); ++s)
+    for (index_type i = 0; i < v.rows(); ++i) flat[s * v.rows() + i] = host(s, i);
+  return flat;
+}
+
+/// Fills the whole storage (padding included) with `value`: NaN to catch unwritten outputs, or a
+/// sentinel to check that padding is never touched.
+template <class Scalar, class Layout, class Memory>
+void fill_storage(const BatchVector<Scalar, Layout, Memory>& v, Scalar value) {
+  Kokkos::deep_copy(v.storage(), value);
+}
+
+/// Every storage element that belongs to no (system, row) of v (the padding of block layouts)
+/// must still be NaN: fill_storage(v, NaN) before the run, this after it.
+template <class Scalar, class Layout, class Memory>
+void expect_padding_untouched(const BatchVector<Scalar, Layout, Memory>& v) {
+  auto host = create_host_copy(v);
+  const auto& map = v.mapping();
+  std::vector<bool> real_element(static_cast<std::size_t>(map.required_span()), false);
+  for (index_type s = 0; s < v.systems(); ++s)
+    for (index_type i = 0; i < v.rows(); ++i) real_element[map.offset(s, i)] = true;
+  for (std::size_t k = 0; k < real_element.size(); ++k)
+    if (!real_element[k]) {
+      ASSERT_TRUE(host.storage()(k) != host.storage()(k)) << "padding element " << k << " was written";
+    }
+}
+
+template <class R>
+R nan_of() {
+  return std::numeric_limits<R>::quiet_NaN();
+}
+
+/// Unit roundoff-scale epsilon of the real type underneath T.
+template <class T>
+long double eps_of() {
+  return static_cast<long double>(std::numeric_limits<real_type_t<T>>::epsilon());
+}
+
+/// Backward error ||A x - d||_inf / (||A||_inf ||x||_inf + ||d||_inf) of one system, long double.
+template <class R, class X>
+long double backward_error(const HostBatch<R>& h, index_type s, const std::vector<X>& x) {
+  const index_type n = h.rows;
+  long double res = 0, anorm = 0, xnorm = 0, dnorm = 0;
+  for (index_type i = 0; i < n; ++i) {
+    const index_type k = s * n + i;
+    const long double xi = static_cast<long double>(x[k]);
+    long double r = static_cast<long double>(h.b[k]) * xi - static_cast<long double>(h.d[k]);
+    long double row = std::fabs(static_cast<long double>(h.b[k]));
+    if (i > 0) {
+      r += static_cast<long double>(h.a[k]) * static_cast<long double>(x[k - 1]);
+      row += std::fabs(static_cast<long double>(h.a[k]));
+    }
+    if (i + 1 < n) {
+      r += static_cast<long double>(h.c[k]) * static_cast<long double>(x[k + 1]);
+      row += std::fabs(static_cast<long double>(h.c[k]));
+    }
+    if (!(std::fabs(r) <= res)) res = std::fabs(r);  // NaN-propagating max
+    anorm = std::max(anorm, row);
+    xnorm = std::max(xnorm, std::fabs(xi));
+    dnorm = std::max(dnorm, std::fabs(static_cast<long double>(h.d[k])));
+  }
+  const long double denom = anorm * xnorm + dnorm;
+  return denom > 0 ? res / denom : res;
+}
+
+/// max_i |x_i - ref_i| / max_i |ref_i| (NaN if any x is NaN).
+template <class X>
+long double forward_error(const std::vector<X>& x, index_type offset, const std::vector<long double>& ref) {
+  long double err = 0, norm = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const long double e = std::fabs(static_cast<long double>(x[offset + i]) - ref[i]);
+    if (!(e <= err)) err = e;
+    norm = std::max(norm, std::fabs(ref[i]));
+  }
+  return norm > 0 ? err / norm : err;
+}
+
+}  // namespace tridiag::test

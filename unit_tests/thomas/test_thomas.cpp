@@ -1,0 +1,242 @@
+// thomas::solve (one thread per system) on every layout, scalar type and execution space,
+// against the long-double banded LU and LAPACK ?gtsv.
+
+#include <cstring>
+
+#include <tridiag/algorithms/thomas/thomas_solve.hpp>
+#include <tridiag/layouts/conversion.hpp>
+#include <tridiag/layouts/view_adapters.hpp>
+
+#include "thomas/thomas_checks.hpp"
+
+namespace tridiag::test {
+namespace {
+
+template <class C>
+class ThomasSolve : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasSolve, Configs, ConfigNames);
+
+/// Uploads h into a freshly allocated system of the config's layout, poisons x with NaN, solves,
+/// and returns x (flat, host) and the status (host).
+template <class C>
+struct Solved {
+  std::vector<typename C::scalar> x;
+  std::vector<int> status;
+};
+template <class C>
+Solved<C> solve_batch(const HostBatch<typename C::scalar>& h) {
+  using S = typename C::scalar;
+  using L = typename C::layout;
+  using M = typename C::memory;
+  auto sys = allocate_system<L, S, M>("t", h.systems, h.rows);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  BatchVector<S, L, M> x("x", h.systems, h.rows);
+  fill_storage(x, nan_of<S>());
+  StatusView<M> status("status", h.systems);
+  Kokkos::deep_copy(status, -999);
+  typename C::exec exec;
+  thomas::solve(exec, sys.matrix, sys.rhs, x, status);
+  exec.fence();
+  expect_padding_untouched(x);
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  return {download(x), std::vector<int>(st.data(), st.data() + st.extent(0))};
+}
+
+TYPED_TEST(ThomasSolve, MatchesOracleOnDiagonallyDominantBatches) {
+  using S = typename TypeParam::scalar;
+  for (index_type n : {1, 2, 3, 5, 17, 64, 97, 128, 512}) {
+    for (index_type systems : {1, 37, 70}) {
+      const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n * 1000 + systems);
+      const auto r = solve_batch<TypeParam>(h);
+      for (index_type s = 0; s < systems; ++s) ASSERT_EQ(r.status[s], 0) << "system " << s << ", n = " << n;
+      expect_matches_oracle(h, r.x, "diagonally dominant, n = " + std::to_string(n));
+      if (this->HasFailure()) return;
+    }
+  }
+}
+
+TYPED_TEST(ThomasSolve, MatchesOracleOnPoissonBatches) {
+  using S = typename TypeParam::scalar;
+  for (index_type n : {2, 31, 256, 4096}) {
+    const auto h = make_host_batch<S>(5, n, MatrixKind::poisson, test_seed() + n);
+    const auto r = solve_batch<TypeParam>(h);
+    for (int code : r.status) ASSERT_EQ(code, 0);
+    expect_matches_oracle(h, r.x, "poisson, n = " + std::to_string(n));
+  }
+}
+
+TYPED_TEST(ThomasSolve, EmptyBatchesAndEmptySystemsAreFine) {
+  using S = typename TypeParam::scalar;
+  for (auto shape : {std::pair<index_type, index_type>{0, 10}, {10, 0}, {0, 0}}) {
+    const auto h = make_host_batch<S>(shape.first, shape.second, MatrixKind::diagonally_dominant, 1);
+    const auto r = solve_batch<TypeParam>(h);
+    for (int code : r.status) EXPECT_EQ(code, 0);
+  }
+}
+
+TYPED_TEST(ThomasSolve, FailedSystemsAreReportedAndLeaveTheirNeighboursExact) {
+  using S = typename TypeParam::scalar;
+  const index_type systems = 9, n = 12;
+  auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  const auto clean = solve_batch<TypeParam>(h);
+  // System 2: zero pivot at row 5 (b_4 - a_4 g_3 = 0 is hard to hit; zero the whole row instead).
+  h.at(h.a, 2, 4) = 0;
+  h.at(h.b, 2, 4) = 0;
+  h.at(h.c, 2, 4) = 0;
+  // System 5: NaN in the right-hand side at row 8. System 7: infinite diagonal at row 1.
+  h.at(h.d, 5, 7) = std::numeric_limits<S>::quiet_NaN();
+  h.at(h.b, 7, 0) = std::numeric_limits<S>::infinity();
+  const auto r = solve_batch<TypeParam>(h);
+  EXPECT_EQ(r.status[2], 5);
+  EXPECT_EQ(r.status[5], -8);
+  EXPECT_EQ(r.status[7], 1);
+  for (index_type s = 0; s < systems; ++s) {
+    for (index_type i = 0; i < n; ++i) {
+      const S v = r.x[s * n + i];
+      if (s == 2 || s == 5 || s == 7) {
+        EXPECT_TRUE(std::isnan(v)) << "failed system " << s << " row " << i << " is not NaN";
+      } else {
+        EXPECT_EQ(r.status[s], 0);
+        EXPECT_EQ(std::memcmp(&v, &clean.x[s * n + i], sizeof(S)), 0) << "neighbour " << s << " changed";
+      }
+    }
+  }
+}
+
+TYPED_TEST(ThomasSolve, ShapeMismatchThrowsAndWritesNothing) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  auto sys = allocate_system<L, S, M>("t", 8, 16);
+  BatchVector<S, L, M> wrong_systems("x", 7, 16), wrong_rows("x", 8, 15), x("x", 8, 16);
+  fill_storage(wrong_systems, S(42));
+  fill_storage(wrong_rows, S(42));
+  typename TypeParam::exec exec;
+  EXPECT_THROW(thomas::solve(exec, sys.matrix, sys.rhs, wrong_systems), tridiag::invalid_argument);
+  EXPECT_THROW(thomas::solve(exec, sys.matrix, sys.rhs, wrong_rows), tridiag::invalid_argument);
+  StatusView<M> short_status("status", 7);
+  EXPECT_THROW(thomas::solve(exec, sys.matrix, sys.rhs, x, short_status), tridiag::invalid_argument);
+  try {
+    thomas::solve(exec, sys.matrix, sys.rhs, wrong_systems);
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("7 systems"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("8 systems"), std::string::npos) << e.what();
+  }
+  for (S v : download(wrong_systems)) ASSERT_EQ(v, S(42));
+  for (S v : download(wrong_rows)) ASSERT_EQ(v, S(42));
+}
+
+TYPED_TEST(ThomasSolve, InPlaceAndWithWorkspaceGiveTheSameBits) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto h = make_host_batch<S>(45, 33, MatrixKind::diagonally_dominant, test_seed());
+  const auto reference = solve_batch<TypeParam>(h);
+  auto sys = allocate_system<L, S, M>("t", h.systems, h.rows);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  thomas::Workspace<S, L, M> work("work", h.systems, h.rows);
+  typename TypeParam::exec exec;
+  for (int repeat = 0; repeat < 2; ++repeat) {  // in place, twice: same rhs each time
+    upload(h.d, sys.rhs);
+    thomas::solve(exec, sys.matrix, sys.rhs, sys.rhs, {}, work);
+    exec.fence();
+    const auto x = download(sys.rhs);
+    ASSERT_EQ(std::memcmp(x.data(), reference.x.data(), x.size() * sizeof(S)), 0) << "repeat " << repeat;
+  }
+}
+
+// ---- properties over every layout at once ----------------------------------------------------
+template <class C>
+class ThomasAcrossLayouts : public KokkosTest {};
+using ScalarExecs = to_gtest<product<RealScalars, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasAcrossLayouts, ScalarExecs, ConfigNames);
+
+template <class S, class E, class L>
+std::vector<S> solve_in(const HostBatch<S>& h) {
+  return solve_batch<Config<S, L, E>>(h).x;
+}
+
+TYPED_TEST(ThomasAcrossLayouts, ResultsAreBitwiseIdenticalAcrossLayouts) {
+  using S = typename TypeParam::scalar;
+  using E = typename TypeParam::exec;
+  const auto h = make_host_batch<S>(67, 129, MatrixKind::diagonally_dominant, test_seed());
+  const auto flat = solve_in<S, E, layouts::Flat>(h);
+  const std::vector<std::vector<S>> others = {
+      solve_in<S, E, layouts::Interleaved>(h), solve_in<S, E, layouts::BlockInterleaved<8>>(h),
+      solve_in<S, E, layouts::BlockInterleaved<32>>(h), solve_in<S, E, layouts::UnifiedVector>(h)};
+  for (const auto& x : others) EXPECT_EQ(std::memcmp(x.data(), flat.data(), flat.size() * sizeof(S)), 0);
+}
+
+TYPED_TEST(ThomasAcrossLayouts, PlainKokkosViewsWork) {
+  using S = typename TypeParam::scalar;
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  const index_type systems = 50, n = 40;
+  const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  // Interleaved = LayoutLeft (systems, rows)
+  Kokkos::View<S**, Kokkos::LayoutLeft, M> a("a", systems, n), b("b", systems, n), c("c", systems, n),
+      d("d", systems, n), x("x", systems, n);
+  auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b), hc = Kokkos::create_mirror_view(c),
+       hd = Kokkos::create_mirror_view(d);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < n; ++i) {
+      ha(s, i) = h.a[s * n + i];
+      hb(s, i) = h.b[s * n + i];
+      hc(s, i) = h.c[s * n + i];
+      hd(s, i) = h.d[s * n + i];
+    }
+  Kokkos::deep_copy(a, ha);
+  Kokkos::deep_copy(b, hb);
+  Kokkos::deep_copy(c, hc);
+  Kokkos::deep_copy(d, hd);
+  Kokkos::deep_copy(x, nan_of<S>());
+  using layouts::as_batch_vector;
+  TridiagonalBatch<S, layouts::Interleaved, M> matrix(as_batch_vector(a), as_batch_vector(b), as_batch_vector(c));
+  thomas::solve(E(), matrix, as_batch_vector(d), as_batch_vector(x));
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  std::vector<S> flat(systems * n);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < n; ++i) flat[s * n + i] = hx(s, i);
+  expect_matches_oracle(h, flat, "LayoutLeft Views");
+}
+
+TYPED_TEST(ThomasAcrossLayouts, ComplexRightHandSideWithRealMatrix) {
+  using R = typename TypeParam::scalar;
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  using Cx = Kokkos::complex<R>;
+  const index_type systems = 20, n = 50;
+  const auto h = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  const auto h_im = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + 1);
+  TridiagonalBatch<R, layouts::Interleaved, M> matrix("A", systems, n);
+  upload(h.a, matrix.lower);
+  upload(h.b, matrix.diag);
+  upload(h.c, matrix.upper);
+  BatchVector<Cx, layouts::Interleaved, M> d("d", systems, n), x("x", systems, n);
+  std::vector<Cx> dc(systems * n);
+  for (std::size_t k = 0; k < dc.size(); ++k) dc[k] = Cx(h.d[k], h_im.d[k]);
+  upload(dc, d);
+  fill_storage(x, Cx(nan_of<R>(), nan_of<R>()));
+  thomas::solve(E(), matrix, d, x);
+  const auto xc = download(x);
+  // Real and imaginary parts are two real solves with the same matrix.
+  std::vector<R> re(xc.size()), im(xc.size());
+  for (std::size_t k = 0; k < xc.size(); ++k) {
+    re[k] = xc[k].real();
+    im[k] = xc[k].imag();
+  }
+  auto h_imag_rhs = h;
+  h_imag_rhs.d = h_im.d;
+  expect_matches_oracle(h, re, "complex rhs, real part");
+  expect_matches_oracle(h_imag_rhs, im, "complex rhs, imaginary part");
+}
+
+}  // namespace
+}  // namespace tridiag::test

@@ -1,0 +1,153 @@
+// Variable batches (cuThomasVBatch): NCP on padded storage, NCP on offset-indexed storage, and CP
+// (padding turned into identity rows), against the oracle system by system.
+
+#include <random>
+
+#include <tridiag/algorithms/thomas/thomas_solve.hpp>
+#include <tridiag/layouts/variable_batch.hpp>
+
+#include "reference/banded_lu.hpp"
+#include "test_support.hpp"
+
+namespace tridiag::test {
+namespace {
+
+template <class C>
+class ThomasVariable : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, list<layouts::Interleaved, layouts::BlockInterleaved<32>, layouts::Flat>,
+                                 ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasVariable, Configs, ConfigNames);
+
+/// Sizes uniform in [lo, hi], with an empty system and a single-row system mixed in.
+std::vector<index_type> random_sizes(index_type systems, index_type lo, index_type hi, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<index_type> u(lo, hi);
+  std::vector<index_type> sizes(systems);
+  for (auto& n : sizes) n = u(gen);
+  if (systems > 3) {
+    sizes[1] = 0;
+    sizes[2] = 1;
+  }
+  return sizes;
+}
+
+/// Checks x_s (first sizes[s] rows of system s of the padded flat host array) against the oracle.
+template <class S>
+void expect_variable_solution(const HostBatch<S>& h, const std::vector<index_type>& sizes, const std::vector<S>& x,
+                              const std::string& what) {
+  const long double eps = eps_of<S>();
+  for (index_type s = 0; s < h.systems; ++s) {
+    const index_type n = sizes[s];
+    auto cut = [&](const std::vector<S>& v) {
+      return std::vector<long double>(v.begin() + s * h.rows, v.begin() + s * h.rows + n);
+    };
+    std::vector<long double> ref;
+    ASSERT_TRUE(banded_lu_solve(cut(h.a), cut(h.b), cut(h.c), cut(h.d), ref));
+    // Diagonally dominant with margin >= 0.5: cond_inf <= 2 max|row| / margin is small, so a
+    // plain n * eps bound (with headroom) is already tight enough to catch a wrong solver.
+    const long double bound = 64.0L * (n + 1) * eps;
+    EXPECT_TRUE(forward_error(x, s * h.rows, ref) <= bound) << what << ": system " << s << " (n = " << n << ")";
+  }
+}
+
+TYPED_TEST(ThomasVariable, PaddedNcpStopsAtEachSize) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const index_type systems = 77, nmax = 90;
+  const auto sizes = random_sizes(systems, 20, nmax, test_seed());
+  const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed());
+  auto sys = allocate_system<L, S, M>("v", systems, nmax);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  BatchVector<S, L, M> x("x", systems, nmax);
+  fill_storage(x, nan_of<S>());
+  auto sizes_view = layouts::make_sizes<M>(sizes);
+  StatusView<M> status("status", systems);
+  thomas::solve_padded(typename TypeParam::exec(), sys.matrix, sys.rhs, x, sizes_view, status);
+  const auto xh = download(x);
+  expect_variable_solution(h, sizes, xh, "padded NCP");
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = sizes[s]; i < nmax; ++i)
+      ASSERT_TRUE(std::isnan(xh[s * nmax + i])) << "NCP wrote padding row " << i << " of system " << s;
+  EXPECT_NO_THROW(tridiag::check(status));
+}
+
+TYPED_TEST(ThomasVariable, PaddedCpMatchesNcpInsideAndGivesZerosInThePadding) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const index_type systems = 41, nmax = 64;
+  const auto sizes = random_sizes(systems, 10, nmax, test_seed() + 7);
+  const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + 7);
+  auto sys = allocate_system<L, S, M>("v", systems, nmax);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  auto sizes_view = layouts::make_sizes<M>(sizes);
+  typename TypeParam::exec exec;
+  layouts::pad_matrix(exec, sys.matrix, sys.rhs, sizes_view);
+  BatchVector<S, L, M> x("x", systems, nmax);
+  fill_storage(x, nan_of<S>());
+  thomas::solve(exec, sys.matrix, sys.rhs, x);
+  const auto xh = download(x);
+  expect_variable_solution(h, sizes, xh, "padded CP");
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = sizes[s]; i < nmax; ++i) ASSERT_EQ(xh[s * nmax + i], S(0));
+}
+
+TYPED_TEST(ThomasVariable, RaggedStorageNeedsNoPadding) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  const index_type systems = 64, nmax = 100;
+  const auto sizes = random_sizes(systems, 1, nmax, test_seed() + 3);
+  const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + 3);
+  auto offsets = layouts::make_offsets<M>(sizes);
+  using V = layouts::RaggedVector<S, M>;
+  V a("a", offsets), b("b", offsets), c("c", offsets), d("d", offsets), x("x", offsets);
+  auto fill = [&](const std::vector<S>& flat, const V& v) {
+    auto host = Kokkos::create_mirror_view(v.storage());
+    index_type k = 0;
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < sizes[s]; ++i) host(k++) = flat[s * nmax + i];
+    Kokkos::deep_copy(v.storage(), host);
+  };
+  fill(h.a, a);
+  fill(h.b, b);
+  fill(h.c, c);
+  fill(h.d, d);
+  Kokkos::deep_copy(x.storage(), nan_of<S>());
+  StatusView<M> status("status", systems);
+  thomas::solve_ragged(typename TypeParam::exec(), a, b, c, d, x, status);
+  auto xs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.storage());
+  std::vector<S> padded(systems * nmax, nan_of<S>());
+  index_type k = 0;
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < sizes[s]; ++i) padded[s * nmax + i] = xs(k++);
+  expect_variable_solution(h, sizes, padded, "ragged NCP");
+  EXPECT_NO_THROW(tridiag::check(status));
+}
+
+TYPED_TEST(ThomasVariable, MismatchedOffsetsAndSizesAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  auto offsets = layouts::make_offsets<M>({3, 4, 5});
+  auto other = layouts::make_offsets<M>({3, 4, 5});
+  layouts::RaggedVector<S, M> a("a", offsets), x("x", other);
+  EXPECT_THROW(thomas::solve_ragged(typename TypeParam::exec(), a, a, a, a, x), tridiag::invalid_argument);
+  auto sys = allocate_system<L, S, M>("v", 3, 4);
+  auto too_big = layouts::make_sizes<M>({3, 5, 4});
+  EXPECT_THROW(thomas::solve_padded(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, too_big),
+               tridiag::invalid_argument);
+  auto wrong_count = layouts::make_sizes<M>({3, 4});
+  EXPECT_THROW(thomas::solve_padded(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, wrong_count),
+               tridiag::invalid_argument);
+  EXPECT_THROW(layouts::make_sizes<M>({3, -1}), tridiag::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tridiag::test
