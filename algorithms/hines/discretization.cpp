@@ -40,7 +40,11 @@ Piece integrate(const CableSection& section, const std::vector<double>& arc, dou
   Piece piece;
   double resistance_sum = 0;  // sum of l / (d1 d2), 1/um
   const auto& p = section.points;
-  for (std::size_t k = 0; k + 1 < p.size(); ++k) {
+  // Pieces ending before a cannot contribute: start at the first k with arc[k+1] >= a, stop
+  // after the last one starting at or before b (O(log n + pieces in [a, b]) per call).
+  std::size_t k = static_cast<std::size_t>(
+      std::lower_bound(arc.begin() + 1, arc.end(), a) - (arc.begin() + 1));
+  for (; k + 1 < p.size() && arc[k] <= b; ++k) {
     const double s0 = arc[k], s1 = arc[k + 1];
     const double d0 = p[k].diameter, d1 = p[k + 1].diameter;
     if (s1 == s0) {  // duplicate point: annulus if the diameter steps
@@ -83,7 +87,8 @@ int segment_count(const CableSection& section, const DiscretizationOptions& opti
   const double L = arc.empty() ? 0.0 : arc.back();
   if (options.rule == DiscretizationOptions::Rule::max_length) {
     const double ratio = std::ceil(L / options.max_length_um);
-    if (!(ratio < 1e9)) throw invalid_argument("hines::segment_count: section too long for max_length_um");
+    require(ratio < 1e9, "hines::segment_count", "L=", L, " um needs too many segments of ",
+            options.max_length_um, " um");
     int n = std::max(1, static_cast<int>(ratio));
     if (n % 2 == 0) ++n;
     return n;
@@ -99,7 +104,8 @@ int segment_count(const CableSection& section, const DiscretizationOptions& opti
   if (!(lam > 0) || !(L > 0)) return 1;  // zero length (or cm = 0): one segment
   const double lambda_f = L / lam;       // um
   const double count = (L / (options.d_lambda * lambda_f) + 0.9) / 2;
-  if (!(count < 1e9)) throw invalid_argument("hines::segment_count: too many segments for d_lambda");
+  require(count < 1e9, "hines::segment_count", "L=", L, " um needs too many segments for d_lambda=",
+          options.d_lambda);
   return static_cast<int>(count) * 2 + 1;
 }
 

@@ -76,7 +76,8 @@ SomaKind classify_soma(const std::vector<SwcSample>& samples, const std::vector<
 // ---------------------------------------------------------------------------------------------
 // Errors: one class per input defect, all derived from swc_error (and so from
 // tridiag::invalid_argument and std::invalid_argument). what() reads
-//   "<file>:<line>: sample <id>: <reason>"   e.g. "BG001.CNG.swc:57: sample 12: parent 9999 does not exist"
+//   "<file>:<line>: sample <id>: <reason>"
+//   e.g. "BG001.CNG.swc:57: sample 12: parent 9999 does not exist"
 // where the line and sample parts are left out when they do not apply (swc_empty).
 // ---------------------------------------------------------------------------------------------
 

@@ -171,6 +171,7 @@ template <class Error>
 void expect_swc_error(const std::string& text, long line, long sample_id, bool has_sample_id,
                       const std::string& reason_part) {
   SCOPED_TRACE(text);
+  EXPECT_THROW(parse_text(text), Error);
   try {
     parse_text(text);
     ADD_FAILURE() << "no exception";
@@ -178,7 +179,9 @@ void expect_swc_error(const std::string& text, long line, long sample_id, bool h
     EXPECT_EQ(e.file(), "test.swc");
     EXPECT_EQ(e.line(), line);
     EXPECT_EQ(e.has_sample_id(), has_sample_id);
-    if (has_sample_id) EXPECT_EQ(e.sample_id(), sample_id);
+    if (has_sample_id) {
+      EXPECT_EQ(e.sample_id(), sample_id);
+    }
     const std::string what = e.what();
     std::string where = "test.swc";
     if (line > 0) where += ":" + std::to_string(line);
