@@ -1,0 +1,252 @@
+#pragma once
+// Host entry of the partitioned solver: several threads per system (a team), each reducing a
+// chunk of consecutive rows (chunk_elimination.hpp), the interface system solved by PCR in team
+// scratch (team_reduced_pcr.hpp), then the chunks finished.
+//
+// Two uses:
+//  * medium systems on a GPU (n up to a few thousand): chunks of <= 8 or 16 rows live in
+//    registers, so each value of a, b, c, d is read once and x written once (5 values of traffic
+//    per unknown against 9 for the plain one-thread-per-system Thomas). Needs a layout that gives
+//    each thread consecutive rows: Flat (or BlockInterleaved with a small tile) is right,
+//    Interleaved is correct but slow here.
+//  * long systems (n from thousands to millions): chunks of any length with their coefficients in
+//    a global workspace; a team of up to `max_threads_per_system` threads per system.
+// Stable without pivoting for diagonally dominant matrices. Status codes as for Thomas: k > 0 bad
+// pivot at (1-based) row k (a chunk row or an interface row), -k first non-finite value at row k.
+
+#include <climits>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
+#include <tridiag/algorithms/partitioned/team_reduced_pcr.hpp>
+#include <tridiag/algorithms/thomas/thomas_solve.hpp>
+#include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/status.hpp>
+#include <tridiag/core/tridiagonal_batch.hpp>
+
+namespace tridiag::partitioned {
+
+/// How the batch is split; zeros mean "choose for the execution space".
+struct Options {
+  int threads_per_system = 0;  ///< P: chunks per system (team threads per system)
+  int systems_per_team = 0;    ///< S: systems solved by one team
+  int rows_per_thread = 8;     ///< target chunk length on GPUs (8 measured best on the H100)
+  /// Where chunk coefficients live: automatic (registers on GPUs when chunks are short, global
+  /// workspace otherwise), or forced (for tests and benchmarks). Registers hold at most 16 rows.
+  enum class ChunkStorage { automatic, registers, workspace } chunk_storage = ChunkStorage::automatic;
+};
+
+/// What a solve will do, for benchmarks and logs.
+struct Plan {
+  int threads_per_system = 1, systems_per_team = 1, team_size = 1;
+  int register_rows = 0;  ///< 8 or 16: chunk coefficients in registers; 0: in global workspace
+  std::string describe() const {
+    return std::to_string(threads_per_system) + " threads/system, " + std::to_string(systems_per_team) +
+           " systems/team, chunks in " + (register_rows ? "registers (" + std::to_string(register_rows) + ")" : "workspace");
+  }
+};
+
+/// The split a solve of `systems` x `n` on ExecSpace will use.
+template <class ExecSpace>
+Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options& opts = {}) {
+  Plan p;
+  const index_type max_p = n >= 2 ? n / 2 : 1;  // every chunk must hold at least 2 rows
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  const index_type threads = compat::concurrency(exec);
+  index_type P;
+  if (opts.threads_per_system > 0) {
+    P = opts.threads_per_system;
+  } else if (host) {
+    // Host: one system per thread while there are enough systems, else split systems.
+    P = systems >= threads ? 1 : (threads + systems - 1) / (systems > 0 ? systems : 1);
+  } else {
+    // 256 threads x (about 150 registers for 16-row chunks) still fits one multiprocessor.
+    P = (n + opts.rows_per_thread - 1) / opts.rows_per_thread;
+    if (P > 256) P = 256;
+  }
+  if (P > max_p) P = max_p;
+  if (P < 1) P = 1;
+  index_type S = opts.systems_per_team > 0 ? opts.systems_per_team : (host ? 1 : (P >= 128 ? 1 : 128 / P));
+  p.threads_per_system = static_cast<int>(P);
+  p.systems_per_team = static_cast<int>(S);
+  p.team_size = static_cast<int>(P * S);
+  const index_type longest_chunk = (n + P - 1) / P;
+  const int fits = longest_chunk <= 8 ? 8 : longest_chunk <= 16 ? 16 : 0;
+  switch (opts.chunk_storage) {
+    case Options::ChunkStorage::automatic: p.register_rows = host ? 0 : fits; break;
+    case Options::ChunkStorage::registers:
+      require(fits != 0, "partitioned::plan", "chunks of ", longest_chunk, " rows (n = ", n, ", ", P,
+              " threads per system) do not fit in registers (at most 16 rows)");
+      p.register_rows = fits;
+      break;
+    case Options::ChunkStorage::workspace: p.register_rows = 0; break;
+  }
+  return p;
+}
+
+namespace impl {
+
+/// Row accessor into a (systems_per_team, R) scratch View for one local system.
+template <class View>
+struct ScratchRows {
+  View view;
+  index_type system;
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) operator()(index_type i) const { return view(system, i); }
+};
+
+template <class Matrix, class Value, int M>
+struct RegisterChunkMaker {
+  KOKKOS_FORCEINLINE_FUNCTION RegisterChunk<Matrix, Value, M> operator()(index_type, index_type) const { return {}; }
+};
+
+template <class Work, class X>
+struct WorkspaceChunkMaker {
+  Work alpha, gamma;
+  X x;
+  KOKKOS_FORCEINLINE_FUNCTION auto operator()(index_type s, index_type k0) const {
+    return WorkspaceChunk<SystemRows<Work>, SystemRows<Work>, SystemRows<X>>{rows_of(alpha, s), rows_of(gamma, s),
+                                                                             rows_of(x, s), k0};
+  }
+};
+
+template <class ExecSpace, class Matrix, class Value, class MatrixBatch, class Rhs, class X, class Maker>
+void launch(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, const X& x,
+            const StatusView<typename ExecSpace::memory_space>& status, const Plan& p, const Maker& make_chunk) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using MatrixScratch = Kokkos::View<Matrix**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+  using ValueScratch = Kokkos::View<Value**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+  using FlagScratch = Kokkos::View<int**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+  const index_type nsys = matrix.systems(), n = matrix.rows();
+  const index_type P = p.threads_per_system, S = p.systems_per_team, R = 2 * P;
+  const std::size_t bytes = 3 * MatrixScratch::shmem_size(S, R) + ValueScratch::shmem_size(S, R) +
+                            FlagScratch::shmem_size(S, 2);
+  const index_type league = (nsys + S - 1) / S;
+  Policy policy(exec, static_cast<int>(league), p.team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
+  Kokkos::parallel_for(
+      "tridiag::partitioned::solve", policy, KOKKOS_LAMBDA(const Member& member) {
+        MatrixScratch ra(member.team_scratch(0), S, R), rb(member.team_scratch(0), S, R),
+            rc(member.team_scratch(0), S, R);
+        ValueScratch rd(member.team_scratch(0), S, R);
+        FlagScratch flags(member.team_scratch(0), S, 2);
+        const index_type ls = member.team_rank() / P, t = member.team_rank() % P;
+        const index_type s = member.league_rank() * S + ls;
+        const bool active = s < nsys;
+        const auto as = rows_of(a, s), bs = rows_of(b, s), cs = rows_of(c, s);
+        const auto ds = rows_of(rhs, s);
+        const auto xs = rows_of(x, s);
+        if (n == 1) {  // a single row per system: no chunks (uniform across the team)
+          if (active && t == 0) {
+            const Matrix w = bs(0);
+            const bool ok = thomas::impl::usable_pivot(w);
+            const Value v = Value(ds(0)) / w;
+            const bool finite = compat::isfinite(v);
+            xs(0) = ok && finite ? v : compat::quiet_nan<Value>();
+            if (status.data() != nullptr) status(s) = ok ? (finite ? 0 : -1) : 1;
+          }
+          return;
+        }
+        if (active && t == 0) {
+          flags(ls, 0) = INT_MAX;
+          flags(ls, 1) = INT_MAX;
+        }
+        member.team_barrier();
+        const index_type k0 = t * n / P, m = (t + 1) * n / P - k0;
+        auto chunk = make_chunk(active ? s : 0, k0);
+        if (active) {
+          int nonfinite = 0;
+          const int failed = eliminate_chunk(chunk, n, k0, m, as, bs, cs, ds, nonfinite);
+          ra(ls, 2 * t) = chunk.alpha(0);
+          rb(ls, 2 * t) = Matrix(1);
+          rc(ls, 2 * t) = chunk.gamma(0);
+          rd(ls, 2 * t) = chunk.delta(0);
+          ra(ls, 2 * t + 1) = chunk.alpha(m - 1);
+          rb(ls, 2 * t + 1) = Matrix(1);
+          rc(ls, 2 * t + 1) = chunk.gamma(m - 1);
+          rd(ls, 2 * t + 1) = chunk.delta(m - 1);
+          if (failed) Kokkos::atomic_fetch_min(&flags(ls, 0), failed);
+          if (nonfinite) Kokkos::atomic_fetch_min(&flags(ls, 1), nonfinite);
+        }
+        member.team_barrier();
+        using MRows = ScratchRows<MatrixScratch>;
+        using VRows = ScratchRows<ValueScratch>;
+        const ReducedSystem<MRows, VRows> reduced{MRows{ra, ls}, MRows{rb, ls}, MRows{rc, ls}, VRows{rd, ls}};
+        const int reduced_failed = reduced_pcr(member, reduced, t, R, active);
+        if (active && reduced_failed) {  // interface row r (1-based) is chunk q's first or last row
+          const index_type r = reduced_failed - 1, q = r / 2;
+          const index_type q0 = q * n / P, q1 = (q + 1) * n / P;
+          Kokkos::atomic_fetch_min(&flags(ls, 0), static_cast<int>((r % 2 == 0 ? q0 : q1 - 1) + 1));
+        }
+        Value first = Value(0), last = Value(0);
+        if (active) {
+          first = rd(ls, 2 * t);
+          last = rd(ls, 2 * t + 1);
+        }
+        member.team_barrier();
+        if (active) {
+          const int pivot_row = flags(ls, 0), nonfinite_row = flags(ls, 1);
+          if (pivot_row == INT_MAX && nonfinite_row == INT_MAX) {
+            finish_chunk(chunk, k0, m, first, last, xs);
+          } else {
+            for (index_type j = 0; j < m; ++j) xs(k0 + j) = compat::quiet_nan<Value>();
+          }
+          if (t == 0 && status.data() != nullptr)
+            status(s) = pivot_row != INT_MAX ? pivot_row : nonfinite_row != INT_MAX ? -nonfinite_row : 0;
+        }
+      });
+}
+
+}  // namespace impl
+
+/// Solves A x = rhs for every system of the batch with the partitioned algorithm. x may be rhs
+/// (in place). Options choose the split (see plan()); the defaults follow the execution space.
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
+void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+           const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
+           const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
+           const StatusView<MemorySpace>& status = {}, const Options& opts = {}) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "partitioned::solve: the batch's memory space is not accessible from ExecSpace");
+  constexpr const char* where = "partitioned::solve";
+  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
+  require_same_shape(where, "x", x, "matrix", matrix.diag);
+  thomas::impl::check_status(where, status, matrix.systems());
+  require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread > 0, where,
+          "options must be non-negative (rows_per_thread positive): threads_per_system=", opts.threads_per_system,
+          ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);
+  const index_type nsys = matrix.systems(), n = matrix.rows();
+  if (nsys == 0 || n == 0) return;
+  const Plan p = plan(exec, nsys, n, opts);
+  {
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const int max_team = Policy(exec, 1, 1).team_size_max(
+        KOKKOS_LAMBDA(const typename Policy::member_type&){}, Kokkos::ParallelForTag());
+    require(p.team_size <= max_team, where, p.threads_per_system, " threads per system x ", p.systems_per_team,
+            " systems per team = ", p.team_size, " threads, more than the ", max_team,
+            " a team can have on this execution space");
+  }
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  using Value = std::remove_const_t<RhsScalar>;
+  if (p.register_rows == 8) {
+    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p, impl::RegisterChunkMaker<Matrix, Value, 8>{});
+  } else if (p.register_rows == 16) {
+    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p, impl::RegisterChunkMaker<Matrix, Value, 16>{});
+  } else {
+    using Work = BatchVector<Matrix, Layout, MemorySpace>;
+    const Layout map(nsys, n);
+    auto alloc = [&](const char* label) {
+      return Work(typename Work::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), map.required_span()),
+                  map);
+    };
+    const Work alpha = alloc("tridiag::partitioned::alpha"), gamma = alloc("tridiag::partitioned::gamma");
+    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p,
+                                           impl::WorkspaceChunkMaker<Work, std::remove_cv_t<std::remove_reference_t<decltype(x)>>>{alpha, gamma, x});
+  }
+}
+
+}  // namespace tridiag::partitioned

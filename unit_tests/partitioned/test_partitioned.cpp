@@ -1,0 +1,148 @@
+// partitioned::solve (chunks + interface PCR) against the oracles, with chunk coefficients in
+// registers and in workspace, several chunks per system, systems of 1 to 1,000,000 rows.
+
+#include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
+
+#include "thomas/thomas_checks.hpp"
+
+namespace tridiag::test {
+namespace {
+
+template <class C>
+class PartitionedSolve : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, list<layouts::Flat, layouts::Interleaved, layouts::BlockInterleaved<32>>,
+                                 ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(PartitionedSolve, Configs, ConfigNames);
+
+using Storage = partitioned::Options::ChunkStorage;
+
+template <class C>
+std::pair<std::vector<typename C::scalar>, std::vector<int>> solve_batch(const HostBatch<typename C::scalar>& h,
+                                                                          const partitioned::Options& opts) {
+  using S = typename C::scalar;
+  using L = typename C::layout;
+  using M = typename C::memory;
+  auto sys = allocate_system<L, S, M>("p", h.systems, h.rows);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  BatchVector<S, L, M> x("x", h.systems, h.rows);
+  fill_storage(x, nan_of<S>());
+  StatusView<M> status("status", h.systems);
+  Kokkos::deep_copy(status, -999);
+  typename C::exec exec;
+  partitioned::solve(exec, sys.matrix, sys.rhs, x, status, opts);
+  exec.fence();
+  expect_padding_untouched(x);
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  return {download(x), std::vector<int>(st.data(), st.data() + st.extent(0))};
+}
+
+/// Largest team this execution space allows (2 for OpenMP on this 2-core machine, 1 for Serial).
+template <class E>
+int max_team_size() {
+  using Policy = Kokkos::TeamPolicy<E>;
+  return Policy(E(), 1, 1).team_size_max(KOKKOS_LAMBDA(const typename Policy::member_type&){},
+                                         Kokkos::ParallelForTag());
+}
+
+TYPED_TEST(PartitionedSolve, MatchesOracleForEverySplit) {
+  using S = typename TypeParam::scalar;
+  const int max_team = max_team_size<typename TypeParam::exec>();
+  for (index_type n : {1, 2, 3, 4, 5, 7, 16, 17, 31, 64, 100, 127, 512, 1000}) {
+    for (int P : {0, 1, 2, 3, 7, 16, 64}) {
+      if (P > max_team || (P > 0 && P > std::max<index_type>(1, n / 2))) continue;
+      for (Storage storage : {Storage::automatic, Storage::registers, Storage::workspace}) {
+        partitioned::Options opts;
+        opts.threads_per_system = P;
+        opts.systems_per_team = P > 0 ? std::max(1, max_team / std::max(P, 1) / 2) : 0;
+        opts.chunk_storage = storage;
+        const index_type chunk = P > 0 ? (n + P - 1) / P : 0;
+        if (storage == Storage::registers && (P == 0 || chunk > 16)) continue;
+        for (index_type systems : {1, 37}) {
+          const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n + P);
+          const auto r = solve_batch<TypeParam>(h, opts);
+          for (index_type s = 0; s < systems; ++s) ASSERT_EQ(r.second[s], 0) << "system " << s << ", n = " << n;
+          expect_matches_oracle(h, r.first,
+                                "n = " + std::to_string(n) + ", P = " + std::to_string(P) + ", storage " +
+                                    std::to_string(static_cast<int>(storage)));
+          if (this->HasFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(PartitionedSolve, PoissonSystems) {
+  using S = typename TypeParam::scalar;
+  for (index_type n : {2, 3, 64, 511, 4096}) {
+    const auto h = make_host_batch<S>(3, n, MatrixKind::poisson, test_seed() + n);
+    const auto r = solve_batch<TypeParam>(h, {});
+    for (int code : r.second) ASSERT_EQ(code, 0);
+    expect_matches_oracle(h, r.first, "poisson, n = " + std::to_string(n));
+  }
+}
+
+TYPED_TEST(PartitionedSolve, FailedSystemsAreReportedAndNeighboursUntouched) {
+  using S = typename TypeParam::scalar;
+  const int max_team = max_team_size<typename TypeParam::exec>();
+  const index_type systems = 6, n = 40;
+  partitioned::Options opts;
+  opts.threads_per_system = std::min(max_team, 2);
+  opts.systems_per_team = 1;
+  auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  const auto clean = solve_batch<TypeParam>(h, opts);
+  h.at(h.a, 1, 30) = 0;  // zero row: a pivot at row 31 (or an interface row next to it) fails
+  h.at(h.b, 1, 30) = 0;
+  h.at(h.c, 1, 30) = 0;
+  h.at(h.d, 4, 12) = std::numeric_limits<S>::infinity();
+  const auto r = solve_batch<TypeParam>(h, opts);
+  EXPECT_GT(r.second[1], 0);
+  EXPECT_EQ(r.second[4], -13);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < n; ++i) {
+      if (s == 1 || s == 4) {
+        EXPECT_TRUE(std::isnan(r.first[s * n + i])) << "system " << s << " row " << i;
+      } else {
+        EXPECT_EQ(r.second[s], 0);
+        EXPECT_EQ(r.first[s * n + i], clean.first[s * n + i]) << "neighbour " << s << " changed";
+      }
+    }
+}
+
+template <class C>
+class PartitionedLong : public KokkosTest {};
+using LongConfigs = to_gtest<product<list<double>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(PartitionedLong, LongConfigs, ConfigNames);
+
+TYPED_TEST(PartitionedLong, OneSystemOfAMillionRowsAndAFewLongOnes) {
+  for (auto shape : {std::pair<index_type, index_type>{1, 1000000}, {3, 100003}}) {
+    const auto h = make_host_batch<double>(shape.first, shape.second, MatrixKind::diagonally_dominant, test_seed());
+    const auto r = solve_batch<TypeParam>(h, {});
+    for (int code : r.second) ASSERT_EQ(code, 0);
+    expect_matches_oracle(h, r.first, "n = " + std::to_string(shape.second));
+  }
+}
+
+TYPED_TEST(PartitionedSolve, BadOptionsAndShapesAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  auto sys = allocate_system<L, S, M>("p", 4, 100);
+  BatchVector<S, L, M> x("x", 4, 99);
+  EXPECT_THROW(partitioned::solve(typename TypeParam::exec(), sys.matrix, sys.rhs, x), tridiag::invalid_argument);
+  partitioned::Options opts;
+  opts.threads_per_system = 1;
+  opts.chunk_storage = Storage::registers;  // 100-row chunks cannot live in registers
+  EXPECT_THROW(partitioned::solve(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, {}, opts),
+               tridiag::invalid_argument);
+  opts = {};
+  opts.threads_per_system = 50;
+  opts.systems_per_team = 100;  // 5,000 threads per team
+  EXPECT_THROW(partitioned::solve(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, {}, opts),
+               tridiag::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tridiag::test
