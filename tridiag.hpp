@@ -14,3 +14,5 @@
 #include <tridiag/layouts/view_adapters.hpp>
 #include <tridiag/algorithms/thomas/serial_thomas.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
+#include <tridiag/algorithms/thomas/thomas_factorization.hpp>
+#include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
