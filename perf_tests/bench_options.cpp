@@ -1,0 +1,210 @@
+#include "bench_options.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+#include <Kokkos_Core.hpp>  // KOKKOS_ENABLE_* macros only
+
+namespace tridiag::bench {
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& option, const std::string& text) {
+  std::vector<std::string> parts;
+  std::string current;
+  for (char ch : text) {
+    if (ch == ',') {
+      parts.push_back(current);
+      current.clear();
+    } else {
+      current += ch;
+    }
+  }
+  parts.push_back(current);
+  for (const auto& p : parts)
+    if (p.empty()) throw usage_error(option + ": empty entry in '" + text + "'");
+  return parts;
+}
+
+long long parse_integer(const std::string& option, const std::string& text, long long lo, long long hi) {
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE)
+    throw usage_error(option + ": '" + text + "' is not an integer");
+  if (v < lo || v > hi)
+    throw usage_error(option + ": " + text + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+std::vector<index_type> parse_list(const std::string& option, const std::string& text, long long lo, long long hi) {
+  std::vector<index_type> values;
+  for (const auto& part : split_commas(option, text)) values.push_back(parse_integer(option, part, lo, hi));
+  return values;
+}
+
+Sweep parse_sweep(const std::string& text) {
+  if (text == "copy") return Sweep::copy;
+  if (text == "tridiag") return Sweep::tridiag;
+  if (text == "all") return Sweep::all;
+  throw usage_error("unknown sweep '" + text + "' (expected copy, tridiag or all)");
+}
+
+ExecChoice parse_exec(const std::string& text) {
+  if (text == "default") return ExecChoice::default_space;
+  if (text == "serial") {
+#if defined(KOKKOS_ENABLE_SERIAL)
+    return ExecChoice::serial;
+#else
+    throw usage_error("--exec serial: this Kokkos has no Serial backend");
+#endif
+  }
+  if (text == "openmp") {
+#if defined(KOKKOS_ENABLE_OPENMP)
+    return ExecChoice::openmp;
+#else
+    throw usage_error("--exec openmp: this Kokkos has no OpenMP backend");
+#endif
+  }
+  if (text == "cuda") {
+#if defined(KOKKOS_ENABLE_CUDA)
+    return ExecChoice::cuda;
+#else
+    throw usage_error("--exec cuda: this Kokkos has no CUDA backend");
+#endif
+  }
+  throw usage_error("--exec: unknown execution space '" + text + "' (expected default, serial, openmp or cuda)");
+}
+
+}  // namespace
+
+const char* sweep_name(Sweep s) {
+  switch (s) {
+    case Sweep::copy: return "copy";
+    case Sweep::tridiag: return "tridiag";
+    case Sweep::all: return "all";
+  }
+  return "?";
+}
+
+const char* exec_choice_name(ExecChoice e) {
+  switch (e) {
+    case ExecChoice::default_space: return "default";
+    case ExecChoice::serial: return "serial";
+    case ExecChoice::openmp: return "openmp";
+    case ExecChoice::cuda: return "cuda";
+  }
+  return "?";
+}
+
+std::string usage() {
+  std::ostringstream os;
+  os << "usage: tridiag-bench <sweep> [options] [--kokkos-... options]\n"
+        "\n"
+        "sweeps:\n"
+        "  copy      copy bandwidth: Kokkos::deep_copy between two Views (device on a GPU build,\n"
+        "            host always; read + write bytes counted) and a STREAM triad on all host\n"
+        "            threads (a = b + s*c, 3 arrays counted): the reference of pct_of_copy_bw\n"
+        "  tridiag   thomas::solve on the layouts interleaved, block_interleaved32,\n"
+        "            block_interleaved8, flat, unified_vector; sequential (Serial, flat) and\n"
+        "            OpenMP (flat) baselines; cuSPARSE gtsv2StridedBatch and\n"
+        "            gtsvInterleavedBatch (algorithms 0, 1, 2) on a CUDA build. Measures the copy\n"
+        "            reference first. Every result is checked against LAPACK ?gtsv.\n"
+        "  all       copy, then tridiag (default)\n"
+        "\n"
+        "options:\n"
+        "  --systems LIST      batch sizes (default 256,2560,25600,256000)\n"
+        "  --n LIST            unknowns per system (default 64,128,256,512)\n"
+        "  --precision LIST    float and/or double (default float,double)\n"
+        "  --reps N            timed repetitions after one warm-up; median and min kept (default 20)\n"
+        "  --quick             systems 256,2560, n 64,512, reps 3 (explicit options still win)\n"
+        "  --full              run the sequential baseline at every size (default: skipped above\n"
+        "                      2e8 unknowns; its CSV cells are then empty)\n"
+        "  --exec SPACE        default|serial|openmp|cuda: where the layouts are solved\n"
+        "                      (default: Kokkos::DefaultExecutionSpace)\n"
+        "  --csv FILE          write the CSV there ('-' = stdout; the summary then goes to stderr)\n"
+        "  --copy-mib X        MiB per array of the copy measurements (default 1024 on a GPU,\n"
+        "                      256 on the host; arrays that fit in cache measure the cache)\n"
+        "  --seed N            seed of the random matrices (default 20261122)\n"
+        "  --progress          progress bar on stderr even when it is not a terminal\n"
+        "  --help              this text\n"
+        "\n"
+        "Exit status: 0 all results right, 1 a result was WRONG (see stderr), 2 bad command line,\n"
+        "3 a measurement failed to run (e.g. out of memory), 77 CUDA build without a GPU.\n"
+        "Environment: TRIDIAG_COMMIT overrides the commit recorded at configure time.\n";
+  return os.str();
+}
+
+Options parse_options(int argc, char** argv) {
+  Options opt;
+  bool have_sweep = false, have_systems = false, have_sizes = false, have_reps = false;
+  for (int k = 0; k < argc; ++k) {
+    if (k > 0) opt.command_line += ' ';
+    opt.command_line += argv[k];
+  }
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    auto value = [&](const std::string& name) -> std::string {
+      const std::string prefix = name + "=";
+      if (arg.compare(0, prefix.size(), prefix) == 0) return arg.substr(prefix.size());
+      if (k + 1 >= argc) throw usage_error(name + " needs a value");
+      return argv[++k];
+    };
+    auto is = [&](const std::string& name) { return arg == name || arg.compare(0, name.size() + 1, name + "=") == 0; };
+    if (arg.compare(0, 9, "--kokkos-") == 0) continue;  // Kokkos::initialize reads these
+    if (arg == "--help" || arg == "-h") {
+      opt.help = true;
+    } else if (is("--systems")) {
+      opt.systems = parse_list("--systems", value("--systems"), 1, 1LL << 40);
+      have_systems = true;
+    } else if (is("--n")) {
+      opt.sizes = parse_list("--n", value("--n"), 1, 1LL << 30);
+      have_sizes = true;
+    } else if (is("--precision")) {
+      opt.precisions = split_commas("--precision", value("--precision"));
+      for (const auto& p : opt.precisions)
+        if (p != "float" && p != "double")
+          throw usage_error("--precision: unknown precision '" + p + "' (expected float or double)");
+    } else if (is("--reps")) {
+      opt.reps = static_cast<int>(parse_integer("--reps", value("--reps"), 1, 1000000));
+      have_reps = true;
+    } else if (arg == "--quick") {
+      opt.quick = true;
+    } else if (arg == "--full") {
+      opt.full = true;
+    } else if (arg == "--progress") {
+      opt.progress = true;
+    } else if (is("--csv")) {
+      opt.csv_path = value("--csv");
+      if (opt.csv_path.empty()) throw usage_error("--csv: empty file name");
+    } else if (is("--exec")) {
+      opt.exec = parse_exec(value("--exec"));
+    } else if (is("--copy-mib")) {
+      const std::string text = value("--copy-mib");
+      char* end = nullptr;
+      opt.copy_mib = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(opt.copy_mib > 0) || opt.copy_mib > 1e6)
+        throw usage_error("--copy-mib: '" + text + "' is not a positive number of MiB");
+    } else if (is("--seed")) {
+      opt.seed = static_cast<std::uint64_t>(parse_integer("--seed", value("--seed"), 0, (1LL << 62)));
+    } else if (!arg.empty() && arg[0] == '-') {
+      throw usage_error("unknown option '" + arg + "'");
+    } else if (!have_sweep) {
+      opt.sweep = parse_sweep(arg);
+      have_sweep = true;
+    } else {
+      throw usage_error("unexpected argument '" + arg + "' (the sweep is already '" + sweep_name(opt.sweep) + "')");
+    }
+  }
+  if (opt.help) return opt;
+  if (!have_sweep) throw usage_error("no sweep given (copy, tridiag or all)");
+  if (opt.quick) {
+    if (!have_systems) opt.systems = {256, 2560};
+    if (!have_sizes) opt.sizes = {64, 512};
+    if (!have_reps) opt.reps = 3;
+  }
+  return opt;
+}
+
+}  // namespace tridiag::bench

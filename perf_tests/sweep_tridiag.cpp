@@ -1,0 +1,320 @@
+// The `tridiag` sweep: for every precision x n x systems ("a point"),
+//  * thomas::solve on the chosen execution space in the layouts Interleaved, BlockInterleaved<32>,
+//    BlockInterleaved<8>, Flat and UnifiedVector (algorithm "thomas");
+//  * the baselines of the speedup columns, both on the host and in the flat layout: Kokkos::Serial
+//    ("thomas-sequential", skipped above 2e8 unknowns unless --full) and Kokkos::OpenMP on all
+//    threads ("thomas-openmp"). When the chosen space is itself Serial or OpenMP, its flat row is
+//    that baseline and is not measured twice;
+//  * on a CUDA build with --exec cuda (or CUDA as default): cuSPARSE gtsv2StridedBatch on the flat
+//    data and gtsvInterleavedBatch algorithms 0, 1, 2 on the interleaved data.
+// Data are generated where they are solved; the solver's inputs are const (thomas::solve writes x,
+// its workspace and the status only), the workspace is preallocated, so a timed region is the
+// solve and nothing else. Every result is checked against LAPACK (bench_oracle.hpp) afterwards.
+// The rows of a point are written once the whole point is measured (the speedups need all of it).
+
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <tridiag/algorithms/thomas/thomas_solve.hpp>
+#include <tridiag/layouts/layouts.hpp>
+
+#include "bench_context.hpp"
+#include "bench_environment.hpp"
+#include "bench_exec.hpp"
+#include "bench_oracle.hpp"
+#include "bench_problem.hpp"
+#include "bench_timer.hpp"
+#include "bench_traffic.hpp"
+#include "progress.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "cusparse_reference.hpp"
+#endif
+
+namespace tridiag::bench {
+
+namespace {
+
+/// Which speedup column a measurement is the denominator of, if any.
+enum class Role { none, sequential, openmp, cusparse_interleaved, cusparse_strided };
+
+struct Measurement {
+  std::string algorithm, layout, device;
+  Role role = Role::none;
+  bool on_device = false;  ///< pct_of_copy_bw against the device copy (else the host triad)
+  Timing timing;
+  double useful_bytes = 0;
+  std::int64_t memory_bytes = 0;
+  std::optional<double> max_rel_error;
+};
+
+struct Point {
+  std::string precision;
+  index_type systems = 0, n = 0;
+  std::vector<Measurement> results;
+
+  std::string label() const {
+    return precision + " " + std::to_string(systems) + " x " + std::to_string(n);
+  }
+};
+
+template <class Scalar>
+double epsilon_of() {
+  return static_cast<double>(std::numeric_limits<Scalar>::epsilon());
+}
+
+/// Runs f; an exception (allocation failure, invalid argument) is reported and counted, and the
+/// sweep goes on with the next measurement.
+void guarded(BenchContext& ctx, const std::string& what, const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    ctx.failed(what, e.what());
+  }
+}
+
+/// Checks the solution held in p.x against LAPACK; with_status also requires every system's
+/// status to be 0 (the matrices are strictly diagonally dominant: no breakdown is allowed).
+template <class Scalar, class Layout, class Memory>
+void check_result(BenchContext& ctx, const Point& pt, Measurement& m, const Problem<Scalar, Layout, Memory>& p,
+                  bool with_status) {
+  const std::string what =
+      m.algorithm + "/" + m.layout + " " + pt.label() + " on " + m.device;
+  if (with_status) {
+    using Exec = typename Memory::execution_space;
+    const auto status = p.status;
+    index_type failed = 0;
+    Kokkos::parallel_reduce(
+        "tridiag::bench::count_failed", Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, p.systems),
+        KOKKOS_LAMBDA(const index_type s, index_type& nf) { nf += status(s) != 0 ? 1 : 0; }, failed);
+    if (failed > 0)
+      ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(p.systems) +
+                                 " systems returned a nonzero status");
+  }
+  const HostSamples samples = gather_samples(p, sample_systems(p.systems, ctx.options.seed), with_status);
+  const OracleResult r = check_with_lapack(samples, epsilon_of<Scalar>());
+  m.max_rel_error = r.max_rel_error;
+  if (r.wrong) ctx.wrong_result(what, r.why);
+}
+
+/// Times thomas::solve of problem p on exec and checks the result.
+template <class Exec, class Scalar, class Layout, class Memory>
+void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Problem<Scalar, Layout, Memory>& p,
+                    const std::string& algorithm, Role role) {
+  const TridiagonalBatch<const Scalar, Layout, Memory> matrix(p.data.matrix);
+  const BatchVector<const Scalar, Layout, Memory> rhs(p.data.rhs);
+  Kokkos::deep_copy(p.status, -1);  // every system must overwrite its status
+  Measurement m;
+  m.algorithm = algorithm;
+  m.layout = layout_label<Layout>();
+  m.device = device_of(exec);
+  m.role = role;
+  m.on_device = is_device_space<Exec>();
+  m.timing = time_on(exec, ctx.options.reps,
+                     [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
+  m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
+  m.memory_bytes = p.memory_bytes();
+  check_result(ctx, pt, m, p, /*with_status=*/true);
+  pt.results.push_back(std::move(m));
+}
+
+/// The host baselines on a host problem in the flat layout, except the one the chosen space
+/// already measured as its own flat row.
+template <class Exec, class Scalar>
+void measure_host_baselines(BenchContext& ctx, Point& pt, const Problem<Scalar, layouts::Flat, Kokkos::HostSpace>& h,
+                            bool run_sequential) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (!std::is_same_v<Exec, Kokkos::Serial>) {
+    if (run_sequential)
+      guarded(ctx, "thomas-sequential " + pt.label(),
+              [&] { measure_thomas(ctx, pt, Kokkos::Serial(), h, "thomas-sequential", Role::sequential); });
+  }
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (!std::is_same_v<Exec, Kokkos::OpenMP>) {
+    guarded(ctx, "thomas-openmp " + pt.label(),
+            [&] { measure_thomas(ctx, pt, Kokkos::OpenMP(), h, "thomas-openmp", Role::openmp); });
+  }
+#endif
+  (void)ctx;
+  (void)pt;
+  (void)h;
+  (void)run_sequential;
+}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+template <class Scalar, class Layout, class Memory>
+void measure_cusparse(BenchContext& ctx, Point& pt, const Problem<Scalar, Layout, Memory>& p,
+                      CusparseAlgorithm algorithm) {
+  const std::string what = std::string(cusparse_name(algorithm)) + " " + pt.label();
+  if (double(p.systems) * double(p.rows) > double(INT_MAX)) {
+    ctx.message("tridiag-bench: " + what + ": skipped, cuSPARSE takes int sizes and m x batch exceeds INT_MAX");
+    return;
+  }
+  Kokkos::fence();
+  const CusparseTiming t = time_cusparse(
+      algorithm, static_cast<int>(p.rows), static_cast<int>(p.systems), p.data.matrix.lower.storage().data(),
+      p.data.matrix.diag.storage().data(), p.data.matrix.upper.storage().data(), p.data.rhs.storage().data(),
+      p.x.storage().data(), ctx.options.reps);
+  if (!t.error.empty()) {
+    ctx.failed(what, t.error);
+    return;
+  }
+  Measurement m;
+  m.algorithm = cusparse_name(algorithm);
+  m.layout = layout_label<Layout>();
+  m.device = device_of(Kokkos::Cuda());
+  m.role = cusparse_is_interleaved(algorithm) ? Role::cusparse_interleaved : Role::cusparse_strided;
+  m.on_device = true;
+  m.timing = t.timing;
+  m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
+  m.memory_bytes = static_cast<std::int64_t>(t.memory_bytes);
+  check_result(ctx, pt, m, p, /*with_status=*/false);
+  pt.results.push_back(std::move(m));
+}
+#endif
+
+/// Everything measured on one layout's data: the thomas row, and on the flat data the host
+/// baselines and cuSPARSE's strided solver, on the interleaved data cuSPARSE's interleaved ones.
+template <class Scalar, class Layout, class Exec>
+void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_sequential) {
+  using Memory = typename Exec::memory_space;
+  const std::uint64_t seed = ctx.options.seed;
+  Problem<Scalar, Layout, Memory> p(pt.systems, pt.n);
+  generate(exec, p, seed);
+  exec.fence();
+
+  constexpr bool flat = std::is_same_v<Layout, layouts::Flat>;
+  Role role = Role::none;
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (flat && std::is_same_v<Exec, Kokkos::Serial>) role = Role::sequential;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (flat && std::is_same_v<Exec, Kokkos::OpenMP>) role = Role::openmp;
+#endif
+  guarded(ctx, "thomas/" + layout_label<Layout>() + " " + pt.label(),
+          [&] { measure_thomas(ctx, pt, exec, p, "thomas", role); });
+
+  if constexpr (flat) {
+    if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
+      measure_host_baselines<Exec>(ctx, pt, p, run_sequential);
+    } else {
+      guarded(ctx, "host baselines " + pt.label(), [&] {
+        Problem<Scalar, layouts::Flat, Kokkos::HostSpace> h(pt.systems, pt.n);
+        const Kokkos::DefaultHostExecutionSpace host;
+        generate(host, h, seed);
+        host.fence();
+        measure_host_baselines<Exec>(ctx, pt, h, run_sequential);
+      });
+    }
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+    if constexpr (flat) measure_cusparse(ctx, pt, p, CusparseAlgorithm::gtsv2_strided_batch);
+    if constexpr (std::is_same_v<Layout, layouts::Interleaved>) {
+      for (auto algorithm : {CusparseAlgorithm::gtsv_interleaved_batch_0, CusparseAlgorithm::gtsv_interleaved_batch_1,
+                             CusparseAlgorithm::gtsv_interleaved_batch_2})
+        measure_cusparse(ctx, pt, p, algorithm);
+    }
+  }
+#endif
+}
+
+/// Writes the rows of a measured point, with the speedups against its baselines.
+void emit_point(BenchContext& ctx, const Point& pt) {
+  std::optional<double> sequential, openmp, cusparse_interleaved, cusparse_strided;
+  for (const auto& m : pt.results) {
+    const double t = m.timing.median_ms();
+    switch (m.role) {
+      case Role::sequential: sequential = t; break;
+      case Role::openmp: openmp = t; break;
+      case Role::cusparse_interleaved:
+        if (!cusparse_interleaved || t < *cusparse_interleaved) cusparse_interleaved = t;
+        break;
+      case Role::cusparse_strided: cusparse_strided = t; break;
+      case Role::none: break;
+    }
+  }
+  const auto ratio = [](const std::optional<double>& reference, double t) -> std::optional<double> {
+    if (!reference || !(t > 0)) return std::nullopt;
+    return *reference / t;
+  };
+  const std::string commit_id = commit();
+  for (const auto& m : pt.results) {
+    CsvRow r;
+    r.sweep = "tridiag";
+    r.algorithm = m.algorithm;
+    r.layout = m.layout;
+    r.precision = pt.precision;
+    r.systems = pt.systems;
+    r.size = pt.n;
+    const double t = m.timing.median_ms();
+    r.time_ms = t;
+    r.useful_GBps = traffic::gbps(m.useful_bytes, t);
+    if (const auto reference = ctx.copy.for_space(m.on_device); reference && *reference > 0)
+      r.pct_of_copy_bw = 100.0 * *r.useful_GBps / *reference;
+    r.speedup_vs_sequential = ratio(sequential, t);
+    r.speedup_vs_openmp = ratio(openmp, t);
+    r.speedup_vs_cusparse_interleaved = ratio(cusparse_interleaved, t);
+    r.speedup_vs_cusparse_strided = ratio(cusparse_strided, t);
+    r.memory_bytes = m.memory_bytes;
+    r.max_rel_error = m.max_rel_error;
+    r.device = m.device;
+    r.commit = commit_id;
+    std::ostringstream extra;
+    extra.precision(4);
+    extra << "min " << m.timing.min_ms() << " ms";
+    ctx.emit(r, extra.str());
+  }
+}
+
+template <class Scalar, class Exec>
+void run_point(BenchContext& ctx, const Exec& exec, index_type systems, index_type n) {
+  Point pt;
+  pt.precision = precision_name<Scalar>();
+  pt.systems = systems;
+  pt.n = n;
+  const bool run_sequential = ctx.options.full || double(systems) * double(n) <= sequential_unknowns_limit;
+  if (!run_sequential)
+    ctx.message("tridiag-bench: " + pt.label() + ": sequential baseline skipped (more than 2e8 unknowns; --full runs it)");
+  measure_layout<Scalar, layouts::Interleaved>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::BlockInterleaved<32>>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::BlockInterleaved<8>>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::Flat>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::UnifiedVector>(ctx, pt, exec, run_sequential);
+  emit_point(ctx, pt);
+}
+
+template <class Exec>
+void sweep_on(BenchContext& ctx, const Exec& exec) {
+  const Options& o = ctx.options;
+  ProgressScope progress(ctx, o.precisions.size() * o.sizes.size() * o.systems.size());
+  for (const auto& precision : o.precisions)
+    for (const index_type n : o.sizes)
+      for (const index_type systems : o.systems) {
+        progress.step("tridiag " + precision + " " + std::to_string(systems) + " x " + std::to_string(n) + " on " +
+                         Exec::name());
+        guarded(ctx, "tridiag " + precision + " " + std::to_string(systems) + " x " + std::to_string(n), [&] {
+          if (precision == "float") run_point<float>(ctx, exec, systems, n);
+          else run_point<double>(ctx, exec, systems, n);
+        });
+      }
+}
+
+}  // namespace
+
+void run_tridiag_sweep(BenchContext& ctx) {
+  ensure_copy_reference(ctx);
+  with_exec(ctx.options.exec, [&](auto exec) { sweep_on(ctx, exec); });
+}
+
+}  // namespace tridiag::bench

@@ -1,0 +1,108 @@
+// tridiag-bench: the benchmark tool of tridiag (STYLE 6.7). One executable, one sweep per family;
+// see `tridiag-bench --help` and bench_options.cpp for the command line, bench_timer.hpp for how
+// time is measured, bench_traffic.hpp for the bytes model and bench_csv.hpp for the output.
+// This file: main(): parse, initialise Kokkos, write the CSV header, run the sweeps, exit status.
+
+#include <cstdio>
+#include <exception>
+
+#include <Kokkos_Core.hpp>
+
+#include <tridiag/core/version.hpp>
+
+#include "bench_context.hpp"
+#include "bench_environment.hpp"
+#include "bench_exec.hpp"
+#include "bench_options.hpp"
+#include "bench_traffic.hpp"
+
+namespace tridiag::bench {
+namespace {
+
+void write_csv_header(BenchContext& ctx) {
+  std::string device;
+  with_exec(ctx.options.exec, [&](auto exec) { device = device_of(exec); });
+  ctx.csv.comment(configuration_string());
+  ctx.csv.comment("device: " + device + "; host: " + host_cpu_name() + ", " +
+                  std::to_string(host_hardware_threads()) + " hardware threads");
+  ctx.csv.comment("commit: " + commit());
+  ctx.csv.comment("date: " + utc_date());
+  ctx.csv.comment("command: " + ctx.options.command_line);
+  for (const auto& line : traffic::model_lines()) ctx.csv.comment(line);
+  ctx.csv.comment(
+      "time_ms: median of " + std::to_string(ctx.options.reps) +
+      " fenced repetitions after one warm-up (the minimum is on stdout); useful_GBps = useful bytes / time_ms; "
+      "pct_of_copy_bw = useful_GBps / copy reference of this run (device deep_copy for a GPU row, host triad for "
+      "a host row)");
+  ctx.csv.comment(
+      "speedup_vs_X = median time of X / median time of the row; sequential = thomas on Kokkos::Serial, flat "
+      "layout (empty where skipped: above 2e8 unknowns without --full); openmp = thomas on Kokkos::OpenMP, flat "
+      "layout, all threads; cusparse_interleaved = fastest of gtsvInterleavedBatch algorithms 0, 1, 2; "
+      "cusparse_strided = gtsv2StridedBatch");
+  ctx.csv.comment(
+      "memory_bytes: device memory the measurement allocates (thomas: a, b, c, d, x, workspace, status with layout "
+      "padding; cusparse: dl, d, du, x and its buffer); max_rel_error: largest relative forward error against "
+      "LAPACK dgtsv over 16 sampled systems (first, last, 14 random)");
+  ctx.csv.write_header();
+}
+
+int run(const Options& opt) {
+  BenchContext ctx(opt);
+  write_csv_header(ctx);
+  switch (opt.sweep) {
+    case Sweep::copy:
+      run_copy_sweep(ctx);
+      break;
+    case Sweep::tridiag:
+      run_tridiag_sweep(ctx);
+      break;
+    case Sweep::all:
+      run_copy_sweep(ctx);
+      run_tridiag_sweep(ctx);
+      break;
+  }
+  if (ctx.wrong_results)
+    std::fprintf(stderr, "tridiag-bench: %d WRONG RESULT(S): see the lines above\n", ctx.wrong_results);
+  if (ctx.failed_measurements)
+    std::fprintf(stderr, "tridiag-bench: %d measurement(s) FAILED to run: see the lines above\n",
+                 ctx.failed_measurements);
+  return ctx.exit_status();
+}
+
+}  // namespace
+}  // namespace tridiag::bench
+
+int main(int argc, char** argv) {
+  using namespace tridiag::bench;
+  Options opt;
+  try {
+    opt = parse_options(argc, argv);
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "tridiag-bench: %s\nrun 'tridiag-bench --help' for the usage\n", e.what());
+    return 2;
+  }
+  if (opt.help) {
+    std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus == 0) {
+    std::fprintf(stderr, "tridiag-bench: built for CUDA and this machine has no GPU: nothing measured\n");
+    return 77;
+  }
+#endif
+  Kokkos::initialize(argc, argv);
+  int status = 0;
+  try {
+    status = run(opt);
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "tridiag-bench: %s\n", e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tridiag-bench: error: %s\n", e.what());
+    status = 3;
+  }
+  Kokkos::finalize();
+  return status;
+}
