@@ -49,8 +49,10 @@ cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
 t_configure=$((SECONDS - t1))
 echo "[tridiag] compile check: configure: $t_configure s"
 t2=$SECONDS
-if ! cmake --build "$build" --parallel "$jobs" > "$build/tridiag-build.log" 2>&1; then
-  grep -E -B2 -A8 'error|Error' "$build/tridiag-build.log" | head -n 120
+keep_going=()   # report every failing translation unit, not only the first
+[ -f "$build/build.ninja" ] && keep_going=(-- -k 0)
+if ! cmake --build "$build" --parallel "$jobs" "${keep_going[@]}" > "$build/tridiag-build.log" 2>&1; then
+  grep -E -A12 '^FAILED:' "$build/tridiag-build.log" | head -n 150
   echo "[tridiag] compile check: build FAILED after $((SECONDS - t2)) s (log: $build/tridiag-build.log)" >&2
   exit 1
 fi

@@ -39,10 +39,14 @@ STEPS=" ${STEPS//,/ } "
 bundle=$repo/.device
 deps=$bundle/deps
 prefix=$deps/install-cuda-$ARCH
-sysroot=$bundle/sysroot                      # carried .deb files unpacked here (dpkg -x), never /
-libdir=$sysroot/usr/lib/x86_64-linux-gnu
-gtest_prefix=$bundle/gtest                   # GoogleTest built here from the carried source
 build="build-cuda"
+# Carried .deb files are unpacked (dpkg -x, never into /) and GoogleTest is built under
+# build-cuda-deps/: git-ignored and outside .device, so a warm machine keeps them when a later call
+# carries .device again (a carried path replaces the old one there) and runs only some STEPS.
+private=$repo/build-cuda-deps
+sysroot=$private/sysroot
+libdir=$sysroot/usr/lib/x86_64-linux-gnu
+gtest_prefix=$private/gtest
 export CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
 export PATH=$CUDA_ROOT/bin:$PATH
 export GTEST_BRIEF=1                         # gtest prints failures only (keeps the logs short)
@@ -118,7 +122,7 @@ step_debs() {
     echo "no .deb files carried: GoogleTest and LAPACKE must come from the system"
     return 0
   fi
-  rm -rf "$sysroot" "$gtest_prefix" "$bundle/gtest-build"
+  rm -rf "$private"
   mkdir -p "$sysroot"
   local f
   for f in "${debs[@]}"; do
@@ -153,15 +157,15 @@ step_debs() {
   # stays as a fallback if this fails).
   if [ -f "$sysroot/usr/src/googletest/CMakeLists.txt" ]; then
     echo "--- building GoogleTest $(basename "$(ls "$bundle"/debs/googletest_*.deb)" .deb)"
-    if cmake -S "$sysroot/usr/src/googletest" -B "$bundle/gtest-build" -G Ninja \
+    if cmake -S "$sysroot/usr/src/googletest" -B "$private/gtest-build" -G Ninja \
          -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCMAKE_INSTALL_PREFIX="$gtest_prefix" \
          -DCMAKE_INSTALL_LIBDIR=lib -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DBUILD_GMOCK=ON \
-         -DINSTALL_GTEST=ON > "$bundle/gtest-configure.log" 2>&1 &&
-       cmake --build "$bundle/gtest-build" --parallel "$JOBS" > "$bundle/gtest-build.log" 2>&1 &&
-       cmake --install "$bundle/gtest-build" > /dev/null; then
+         -DINSTALL_GTEST=ON > "$private/gtest-configure.log" 2>&1 &&
+       cmake --build "$private/gtest-build" --parallel "$JOBS" > "$private/gtest-build.log" 2>&1 &&
+       cmake --install "$private/gtest-build" > /dev/null; then
       echo "GoogleTest installed in $gtest_prefix"
     else
-      tail -n 30 "$bundle/gtest-configure.log" "$bundle/gtest-build.log" 2>/dev/null || true
+      tail -n 30 "$private/gtest-configure.log" "$private/gtest-build.log" 2>/dev/null || true
       echo "WARNING: GoogleTest build failed; using the prebuilt libgtest-dev"
       rm -rf "$gtest_prefix"
       [ -f "$libdir/cmake/GTest/GTestConfig.cmake" ]
@@ -189,23 +193,27 @@ step_configure() {
 step_build() {
   lib_env
   export NVCC_WRAPPER_DEFAULT_ARCH=$ARCH
-  timeout -k 10 "$(budget 420)" cmake --build "$build" --parallel "$JOBS"
+  # -k 0: report every failing translation unit, not only the first.
+  timeout -k 10 "$(budget 420)" cmake --build "$build" --parallel "$JOBS" -- -k 0
 }
 
 step_gpuinfo() {
-  nvidia-smi
+  local rc=0 bin elf
+  nvidia-smi || rc=1
   nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
-    --format=csv
-  local bin
+    --format=csv || rc=1
   bin=$(test_binaries | head -n 1)
-  [ -n "$bin" ] || { echo "no unit-test binary under $build/unit_tests" >&2; return 1; }
+  if [ -z "$bin" ]; then
+    echo "no unit-test binary under $build/unit_tests" >&2
+    return 1
+  fi
   echo "--- cuobjdump --list-elf $bin"
-  local elf
-  elf=$(cuobjdump --list-elf "$bin")
+  elf=$(cuobjdump --list-elf "$bin") || rc=1
   echo "$elf"
   echo "--- cubins by architecture:"
-  grep -o 'sm_[0-9]*[a-z]*' <<<"$elf" | sort | uniq -c
-  grep -q "$ARCH" <<<"$elf" || { echo "no $ARCH cubin in $bin" >&2; return 1; }
+  grep -o 'sm_[0-9]*[a-z]*' <<<"$elf" | sort | uniq -c || true
+  grep -q "$ARCH" <<<"$elf" || { echo "no $ARCH cubin in $bin" >&2; rc=1; }
+  return "$rc"
 }
 
 step_ctest() {

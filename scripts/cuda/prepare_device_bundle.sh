@@ -8,7 +8,7 @@
 #   .device/debs/*.deb
 #       Debian bookworm packages that the GPU image does not list (GoogleTest, LAPACKE + reference
 #       LAPACK/BLAS + their Fortran runtime). device_build_and_test.sh unpacks them with `dpkg -x`
-#       into .device/sysroot, never into /.
+#       into build-cuda-deps/sysroot (git-ignored), never into /.
 # Then carry it: run(..., carry=[".device"]) and `bash scripts/cuda/device_build_and_test.sh`.
 #
 # usage: scripts/cuda/prepare_device_bundle.sh [--no-debs] [--check-configure]
@@ -42,11 +42,13 @@ if [ ! -f "$src/kokkos/master_history.txt" ] || [ ! -f "$src/kokkos-kernels/mast
 fi
 
 start=$(date +%s)
+# Start from a clean bundle: whatever a device-side run (or a local trial of it) left in .device
+# (patched copy, Kokkos build and install) would only add weight.
+# The downloaded .deb files are kept as a cache.
+mkdir -p "$bundle"
+find "$bundle" -mindepth 1 -maxdepth 1 ! -name debs -exec rm -rf {} +
 mkdir -p "$bundle/deps/src"
-# Only the sources are replaced: a Kokkos install left in .device/deps by an earlier device-side
-# build is not carried back here anyway, and this keeps the bundle exactly the pristine sources.
 for tree in kokkos kokkos-kernels; do
-  rm -rf "$bundle/deps/src/$tree" "$bundle/deps/src/$tree.tmp"
   cp -a "$src/$tree" "$bundle/deps/src/$tree.tmp"
   # Directories that CMake reads only with tests / examples / benchmarks on. Kokkos' top-level
   # example/ stays: its CMakeLists.txt is always added (kokkos_tribits.cmake), even with
@@ -57,8 +59,6 @@ for tree in kokkos kokkos-kernels; do
     -not -path "$bundle/deps/src/kokkos.tmp/example" -exec rm -rf {} +
   mv "$bundle/deps/src/$tree.tmp" "$bundle/deps/src/$tree"
 done
-# Any earlier patched copy / install / build inside the bundle is stale now.
-rm -rf "$bundle/deps/src/kokkos-cuda13" "$bundle"/deps/install-* "$bundle"/deps/build-*
 
 if ((with_debs)); then
   mkdir -p "$bundle/debs"
