@@ -16,3 +16,8 @@
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/algorithms/thomas/thomas_factorization.hpp>
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
+#include <tridiag/algorithms/cyclic/cyclic_solve.hpp>
+#include <tridiag/algorithms/pivoting/pivoting_solve.hpp>
+#include <tridiag/algorithms/periodic/periodic_solve.hpp>
+#include <tridiag/algorithms/automatic_choice.hpp>
+#include <tridiag/algorithms/solve.hpp>

@@ -24,6 +24,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <tridiag/algorithms/solve.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/layouts/layouts.hpp>
 
@@ -127,6 +128,46 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   pt.results.push_back(std::move(m));
 }
 
+/// Times tridiag::solve with one of the cooperative algorithms (partitioned, cyclic family, or
+/// automatic) on problem p and checks the result. Skips, with a message, what does not apply:
+/// cyclic solvers for systems too long for team scratch, the partitioned solver on host spaces
+/// (there it allocates its chunk workspace inside the call, which would be timed).
+template <class Exec, class Scalar, class Layout, class Memory>
+void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Problem<Scalar, Layout, Memory>& p,
+                    Algorithm algorithm) {
+  const bool host = !is_device_space<Exec>();
+  const bool cyclic = algorithm == Algorithm::cr || algorithm == Algorithm::pcr || algorithm == Algorithm::cr_pcr;
+  if (cyclic) {
+    const auto kind = algorithm == Algorithm::cr ? cyclic::Algorithm::cr
+                      : algorithm == Algorithm::pcr ? cyclic::Algorithm::pcr
+                                                    : cyclic::Algorithm::cr_pcr;
+    if (cyclic::scratch_bytes<Scalar>(p.rows, kind) > cyclic::scratch_capacity<Exec>()) return;
+  }
+  const Algorithm resolved =
+      algorithm == Algorithm::automatic ? automatic_algorithm<Exec, Layout>(exec, p.systems, p.rows) : algorithm;
+  if (host && resolved == Algorithm::partitioned && algorithm != Algorithm::automatic) return;
+  const TridiagonalBatch<const Scalar, Layout, Memory> matrix(p.data.matrix);
+  const BatchVector<const Scalar, Layout, Memory> rhs(p.data.rhs);
+  Kokkos::deep_copy(p.status, -1);
+  Measurement m;
+  m.algorithm = algorithm == Algorithm::automatic ? std::string("auto(") + name(resolved) + ")" : name(algorithm);
+  m.layout = layout_label<Layout>();
+  m.device = device_of(exec);
+  m.on_device = is_device_space<Exec>();
+  SolveOptions options;
+  options.algorithm = resolved;
+  if (resolved == Algorithm::thomas) {
+    m.timing = time_on(exec, ctx.options.reps,
+                       [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
+  } else {
+    m.timing = time_on(exec, ctx.options.reps, [&] { tridiag::solve(exec, matrix, rhs, p.x, p.status, options); });
+  }
+  m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
+  m.memory_bytes = p.memory_bytes();
+  check_result(ctx, pt, m, p, /*with_status=*/true);
+  pt.results.push_back(std::move(m));
+}
+
 /// The host baselines on a host problem in the flat layout, except the one the chosen space
 /// already measured as its own flat row.
 template <class Exec, class Scalar>
@@ -203,6 +244,16 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 #endif
   guarded(ctx, "thomas/" + layout_label<Layout>() + " " + pt.label(),
           [&] { measure_thomas(ctx, pt, exec, p, "thomas", role); });
+  // The cooperative solvers where they make sense: every one on the flat layout (their home),
+  // the partitioned one and the automatic choice on the interleaved family too.
+  constexpr bool interleaved = std::is_same_v<Layout, layouts::Interleaved>;
+  if constexpr (flat || interleaved || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
+    std::vector<Algorithm> algorithms = {Algorithm::partitioned, Algorithm::automatic};
+    if constexpr (flat) algorithms.insert(algorithms.end(), {Algorithm::cr, Algorithm::pcr, Algorithm::cr_pcr});
+    for (const Algorithm algorithm : algorithms)
+      guarded(ctx, std::string(name(algorithm)) + "/" + layout_label<Layout>() + " " + pt.label(),
+              [&] { measure_solver(ctx, pt, exec, p, algorithm); });
+  }
 
   if constexpr (flat) {
     if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {

@@ -75,7 +75,15 @@ struct to_gtest<list<T...>> {
   using type = ::testing::Types<T...>;
 };
 
-/// Every execution space this build of Kokkos has.
+/// The execution spaces a test translation unit covers: one backend when the build compiles the
+/// file once per backend (tridiag_add_unit_test PER_BACKEND), else every space Kokkos has.
+#if defined(TRIDIAG_TEST_BACKEND_CUDA)
+using ExecSpaces = list<Kokkos::Cuda>;
+#elif defined(TRIDIAG_TEST_BACKEND_OPENMP)
+using ExecSpaces = list<Kokkos::OpenMP>;
+#elif defined(TRIDIAG_TEST_BACKEND_SERIAL)
+using ExecSpaces = list<Kokkos::Serial>;
+#else
 using ExecSpaces = list<
 #if defined(KOKKOS_ENABLE_CUDA)
     Kokkos::Cuda,
@@ -84,6 +92,7 @@ using ExecSpaces = list<
     Kokkos::OpenMP,
 #endif
     Kokkos::Serial>;
+#endif
 
 using AllLayouts = list<layouts::Flat, layouts::Interleaved, layouts::BlockInterleaved<8>,
                         layouts::BlockInterleaved<32>, layouts::UnifiedVector>;
