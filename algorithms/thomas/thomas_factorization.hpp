@@ -142,7 +142,8 @@ void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, Memo
   impl::check_status(where, status, rhs.systems());
   const index_type nrhs = rhs.systems();
   if (nrhs == 0) return;
-  const auto a = factors.lower, inv_w = factors.inverse_pivot, g = factors.upper_factor;
+  const auto a = factors.lower;
+  const auto inv_w = factors.inverse_pivot, g = factors.upper_factor;
   Kokkos::parallel_for(
       "tridiag::thomas::solve_factored",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nrhs), KOKKOS_LAMBDA(const index_type r) {
