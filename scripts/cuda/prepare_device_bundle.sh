@@ -107,6 +107,14 @@ if ((check)); then
   echo "[tridiag] stripped Kokkos and Kokkos Kernels configure (CUDA, HOPPER90, tests off)"
 fi
 
+# The shared morphologies (SWC) the Hines tests read: the GPU machine gets the repository only,
+# not its ../shared sibling.
+if [ -d "$repo/../shared/morphologies" ]; then
+  rm -rf "$bundle/shared"
+  mkdir -p "$bundle/shared"
+  cp -r "$repo/../shared/morphologies" "$bundle/shared/"
+fi
+
 size_kib=$(du -sk "$bundle" | cut -f1)
 echo "[tridiag] device bundle $bundle: $((size_kib / 1024)) MiB ($(($(date +%s) - start)) s)"
 du -sh "$bundle"/deps/src/* "$bundle"/debs 2>/dev/null | sed 's/^/[tridiag]   /'
