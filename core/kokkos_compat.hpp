@@ -5,6 +5,13 @@
 
 #include <Kokkos_Core.hpp>
 
+// Kernels are functors. Every parallel_for / parallel_reduce body inside tridiag's headers is a
+// named functor, never KOKKOS_LAMBDA: nvcc's extended __host__ __device__ lambdas inside a
+// template that several translation units instantiate alike keep per-unit helper state, and after
+// the linker merges the template one unit can call a null function pointer on a host backend
+// (seen here: Serial/OpenMP tests segfaulting in a CUDA build, 2026-11-23; the same mechanism is
+// described in IPPL-framework/ippl#564). Applications include these headers from many files.
+
 namespace tridiag::compat {
 
 // Mathematical functions: Kokkos::Experimental:: in 3.x (before 3.7), Kokkos:: from 3.7 on.

@@ -7,6 +7,20 @@
 
 namespace tridiag::layouts {
 
+namespace impl {
+/// dst(s, i) = src(s, i) for work item k = i * systems + s (a functor: see core/kokkos_compat.hpp).
+template <class Src, class Dst>
+struct ConvertKernel {
+  Src src;
+  Dst dst;
+  index_type nsys;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
+    const index_type s = k % nsys, i = k / nsys;
+    dst(s, i) = src(s, i);
+  }
+};
+}  // namespace impl
+
 /// dst(s, i) = src(s, i) for every system and row. Padding of dst is left untouched.
 /// Asynchronous on `exec`. Throws tridiag::invalid_argument on a shape mismatch (nothing written).
 template <class ExecSpace, class SrcScalar, class SrcLayout, class DstScalar, class DstLayout, class MemorySpace>
@@ -22,10 +36,8 @@ void convert(const ExecSpace& exec, const BatchVector<SrcScalar, SrcLayout, Memo
   // family, which is what the GPU solvers mostly read.
   Kokkos::parallel_for(
       "tridiag::layouts::convert", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, total),
-      KOKKOS_LAMBDA(const index_type k) {
-        const index_type s = k % nsys, i = k / nsys;
-        dst(s, i) = src(s, i);
-      });
+      impl::ConvertKernel<BatchVector<SrcScalar, SrcLayout, MemorySpace>, BatchVector<DstScalar, DstLayout, MemorySpace>>{
+          src, dst, nsys});
 }
 
 /// Converts the three diagonals of a matrix batch.

@@ -100,6 +100,65 @@ class RaggedVector {
   index_type systems_ = 0;
 };
 
+namespace impl {
+// Kernels of this file: named functors, not lambdas (see core/kokkos_compat.hpp).
+template <class Sizes, class Offsets>
+struct SizesFromOffsets {
+  Sizes sizes;
+  Offsets offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const { sizes(s) = offsets(s + 1) - offsets(s); }
+};
+template <class Sizes>
+struct LargestSize {
+  Sizes sizes;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& m) const {
+    m = sizes(s) > m ? sizes(s) : m;
+  }
+};
+template <class Ragged, class Padded>
+struct PadKernel {
+  Ragged ragged;
+  Padded padded;
+  typename Padded::value_type fill;
+  index_type nsys;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
+    using Value = typename Padded::value_type;
+    const index_type s = k % nsys, i = k / nsys;
+    padded(s, i) = i < ragged.rows(s) ? Value(ragged(s, i)) : fill;
+  }
+};
+template <class Padded, class Ragged>
+struct UnpadKernel {
+  Padded padded;
+  Ragged ragged;
+  index_type nsys;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
+    const index_type s = k % nsys, i = k / nsys;
+    if (i < ragged.rows(s)) ragged(s, i) = padded(s, i);
+  }
+};
+template <class Vector, class Rhs, class Sizes>
+struct PadMatrixKernel {
+  Vector a, b, c;
+  Rhs rhs;
+  Sizes sizes;
+  index_type nsys;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
+    using Scalar = typename Vector::value_type;
+    using RhsScalar = typename Rhs::value_type;
+    const index_type s = k % nsys, i = k / nsys, n = sizes(s);
+    if (i >= n) {
+      a(s, i) = Scalar(0);
+      b(s, i) = Scalar(1);
+      c(s, i) = Scalar(0);
+      rhs(s, i) = RhsScalar(0);
+    } else if (i == n - 1) {
+      c(s, i) = Scalar(0);
+    }
+  }
+};
+}  // namespace impl
+
 /// Sizes n_s of a ragged batch, read from its offsets (device View, same memory space).
 template <class ExecSpace, class Scalar, class MemorySpace>
 Kokkos::View<index_type*, MemorySpace> sizes_of(const ExecSpace& exec, const RaggedVector<Scalar, MemorySpace>& v) {
@@ -107,7 +166,7 @@ Kokkos::View<index_type*, MemorySpace> sizes_of(const ExecSpace& exec, const Rag
   auto offsets = v.offsets();
   Kokkos::parallel_for(
       "tridiag::layouts::sizes_of", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, v.systems()),
-      KOKKOS_LAMBDA(const index_type s) { sizes(s) = offsets(s + 1) - offsets(s); });
+      impl::SizesFromOffsets<decltype(sizes), decltype(offsets)>{sizes, offsets});
   return sizes;
 }
 
@@ -120,7 +179,7 @@ void check_padded_sizes(const char* where, const Padded& padded, const Sizes& si
   Kokkos::parallel_reduce(
       "tridiag::layouts::largest_size",
       Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
-      KOKKOS_LAMBDA(const index_type s, index_type& m) { m = sizes(s) > m ? sizes(s) : m; },
+      LargestSize<Sizes>{sizes},
       Kokkos::Max<index_type>(largest));
   require(largest <= padded.rows(), where, "largest system has ", largest, " rows, the padded batch holds ",
           padded.rows());
@@ -139,10 +198,8 @@ void pad(const ExecSpace& exec, const RaggedVector<SrcScalar, MemorySpace>& ragg
   const index_type nsys = padded.systems(), total = nsys * padded.rows();
   Kokkos::parallel_for(
       "tridiag::layouts::pad", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, total),
-      KOKKOS_LAMBDA(const index_type k) {
-        const index_type s = k % nsys, i = k / nsys;
-        padded(s, i) = i < ragged.rows(s) ? DstScalar(ragged(s, i)) : fill;
-      });
+      impl::PadKernel<RaggedVector<SrcScalar, MemorySpace>, BatchVector<DstScalar, Layout, MemorySpace>>{ragged, padded,
+                                                                                                     fill, nsys});
 }
 
 /// ragged(s, i) = padded(s, i) for i < n_s. Asynchronous on exec.
@@ -157,10 +214,8 @@ void unpad(const ExecSpace& exec, const BatchVector<SrcScalar, Layout, MemorySpa
   const index_type nsys = padded.systems(), total = nsys * padded.rows();
   Kokkos::parallel_for(
       "tridiag::layouts::unpad", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, total),
-      KOKKOS_LAMBDA(const index_type k) {
-        const index_type s = k % nsys, i = k / nsys;
-        if (i < ragged.rows(s)) ragged(s, i) = padded(s, i);
-      });
+      impl::UnpadKernel<BatchVector<SrcScalar, Layout, MemorySpace>, RaggedVector<DstScalar, MemorySpace>>{padded, ragged,
+                                                                                                       nsys});
 }
 
 /// Turns the padding rows of a padded matrix batch (and right-hand side) into identity rows
@@ -176,17 +231,8 @@ void pad_matrix(const ExecSpace& exec, const TridiagonalBatch<Scalar, Layout, Me
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   Kokkos::parallel_for(
       "tridiag::layouts::pad_matrix", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, total),
-      KOKKOS_LAMBDA(const index_type k) {
-        const index_type s = k % nsys, i = k / nsys, n = sizes(s);
-        if (i >= n) {
-          a(s, i) = Scalar(0);
-          b(s, i) = Scalar(1);
-          c(s, i) = Scalar(0);
-          rhs(s, i) = RhsScalar(0);
-        } else if (i == n - 1) {
-          c(s, i) = Scalar(0);
-        }
-      });
+      impl::PadMatrixKernel<BatchVector<Scalar, Layout, MemorySpace>, BatchVector<RhsScalar, Layout, MemorySpace>, Sizes>{
+          a, b, c, rhs, sizes, nsys});
 }
 
 }  // namespace tridiag::layouts

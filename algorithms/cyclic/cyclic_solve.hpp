@@ -91,6 +91,29 @@ inline int threshold_of(Algorithm algorithm) {
   return 1;
 }
 
+/// Kernel of cyclic::solve: one team per system (a functor, see "Kernels are functors" in
+/// core/kokkos_compat.hpp).
+template <class A, class B, class C, class D, class X, class Status>
+struct TeamCyclicKernel {
+  index_type n;
+  int threshold;
+  std::size_t bytes;
+  A a;
+  B b;
+  C c;
+  D d;
+  X x;
+  Status status;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const index_type s = member.league_rank();
+    void* scratch = member.team_scratch(0).get_shmem(bytes);
+    const int code = team_cyclic_solve(member, n, threshold, rows_of(a, s), rows_of(b, s), rows_of(c, s),
+                                       rows_of(d, s), rows_of(x, s), scratch);
+    if (status.data() != nullptr) Kokkos::single(Kokkos::PerTeam(member), [&]() { status(s) = code; });
+  }
+};
+
 inline const char* label_of(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::cr: return "tridiag::cyclic::solve_cr";
@@ -144,16 +167,11 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   if (nsys == 0) return;
 
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
   const int threshold = impl::threshold_of(algorithm);
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
-  const auto kernel = KOKKOS_LAMBDA(const Member& member) {
-    const index_type s = member.league_rank();
-    void* scratch = member.team_scratch(0).get_shmem(bytes);
-    const int code = impl::team_cyclic_solve(member, n, threshold, rows_of(a, s), rows_of(b, s), rows_of(c, s),
-                                             rows_of(rhs, s), rows_of(x, s), scratch);
-    if (status.data() != nullptr) Kokkos::single(Kokkos::PerTeam(member), [&]() { status(s) = code; });
-  };
+  const impl::TeamCyclicKernel<decltype(a), decltype(b), decltype(c), BatchVector<RhsScalar, Layout, MemorySpace>,
+                               BatchVector<Value, Layout, MemorySpace>, StatusView<MemorySpace>>
+      kernel{n, threshold, bytes, a, b, c, rhs, x, status};
   const int league = static_cast<int>(nsys);
   Policy probe(exec, league, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(bytes));

@@ -14,11 +14,9 @@
 // Stable without pivoting for diagonally dominant matrices. Status codes as for Thomas: k > 0 bad
 // pivot at (1-based) row k (a chunk row or an interface row), -k first non-finite value at row k.
 
+#include <Kokkos_Core.hpp>
 #include <climits>
 #include <string>
-
-#include <Kokkos_Core.hpp>
-
 #include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
 #include <tridiag/algorithms/partitioned/team_reduced_pcr.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
@@ -44,7 +42,8 @@ struct Plan {
   int register_rows = 0;  ///< 8 or 16: chunk coefficients in registers; 0: in global workspace
   std::string describe() const {
     return std::to_string(threads_per_system) + " threads/system, " + std::to_string(systems_per_team) +
-           " systems/team, chunks in " + (register_rows ? "registers (" + std::to_string(register_rows) + ")" : "workspace");
+           " systems/team, chunks in " +
+           (register_rows ? "registers (" + std::to_string(register_rows) + ")" : "workspace");
   }
 };
 
@@ -75,18 +74,28 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   const index_type longest_chunk = (n + P - 1) / P;
   const int fits = longest_chunk <= 8 ? 8 : longest_chunk <= 16 ? 16 : 0;
   switch (opts.chunk_storage) {
-    case Options::ChunkStorage::automatic: p.register_rows = host ? 0 : fits; break;
+    case Options::ChunkStorage::automatic:
+      p.register_rows = host ? 0 : fits;
+      break;
     case Options::ChunkStorage::registers:
       require(fits != 0, "partitioned::plan", "chunks of ", longest_chunk, " rows (n = ", n, ", ", P,
               " threads per system) do not fit in registers (at most 16 rows)");
       p.register_rows = fits;
       break;
-    case Options::ChunkStorage::workspace: p.register_rows = 0; break;
+    case Options::ChunkStorage::workspace:
+      p.register_rows = 0;
+      break;
   }
   return p;
 }
 
 namespace impl {
+
+/// A team kernel that does nothing: what team_size_max is asked about before the real kernel exists.
+struct EmptyTeamKernel {
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member&) const {}
+};
 
 /// Row accessor into a (systems_per_team, R) scratch View for one local system.
 template <class View>
@@ -111,94 +120,113 @@ struct WorkspaceChunkMaker {
   }
 };
 
-template <class ExecSpace, class Matrix, class Value, class MatrixBatch, class Rhs, class X, class Maker>
-void launch(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, const X& x,
-            const StatusView<typename ExecSpace::memory_space>& status, const Plan& p, const Maker& make_chunk) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
+/// The team kernel: S systems per team, P threads per system (a functor, see "Kernels are
+/// functors" in core/kokkos_compat.hpp).
+template <class ExecSpace, class Matrix, class Value, class A, class B, class C, class D, class X, class Maker>
+struct PartitionedKernel {
   using Scratch = typename ExecSpace::scratch_memory_space;
   using MatrixScratch = Kokkos::View<Matrix**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
   using ValueScratch = Kokkos::View<Value**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
   using FlagScratch = Kokkos::View<int**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
+
+  index_type nsys, n, P, S, R;
+  A a;
+  B b;
+  C c;
+  D rhs;
+  X x;
+  StatusView<typename ExecSpace::memory_space> status;
+  Maker make_chunk;
+
+  static std::size_t scratch_bytes(index_type S, index_type R) {
+    return 3 * MatrixScratch::shmem_size(S, R) + ValueScratch::shmem_size(S, R) + FlagScratch::shmem_size(S, 2);
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    MatrixScratch ra(member.team_scratch(0), S, R), rb(member.team_scratch(0), S, R), rc(member.team_scratch(0), S, R);
+    ValueScratch rd(member.team_scratch(0), S, R);
+    FlagScratch flags(member.team_scratch(0), S, 2);
+    const index_type ls = member.team_rank() / P, t = member.team_rank() % P;
+    const index_type s = member.league_rank() * S + ls;
+    const bool active = s < nsys;
+    const auto as = rows_of(a, s), bs = rows_of(b, s), cs = rows_of(c, s);
+    const auto ds = rows_of(rhs, s);
+    const auto xs = rows_of(x, s);
+    if (n == 1) {  // a single row per system: no chunks (uniform across the team)
+      if (active && t == 0) {
+        const Matrix w = bs(0);
+        const bool ok = thomas::impl::usable_pivot(w);
+        const Value v = Value(ds(0)) / w;
+        const bool finite = compat::isfinite(v);
+        xs(0) = ok && finite ? v : compat::quiet_nan<Value>();
+        if (status.data() != nullptr) status(s) = ok ? (finite ? 0 : -1) : 1;
+      }
+      return;
+    }
+    if (active && t == 0) {
+      flags(ls, 0) = INT_MAX;
+      flags(ls, 1) = INT_MAX;
+    }
+    member.team_barrier();
+    const index_type k0 = t * n / P, m = (t + 1) * n / P - k0;
+    auto chunk = make_chunk(active ? s : 0, k0);
+    if (active) {
+      int nonfinite = 0;
+      const int failed = eliminate_chunk(chunk, n, k0, m, as, bs, cs, ds, nonfinite);
+      ra(ls, 2 * t) = chunk.alpha(0);
+      rb(ls, 2 * t) = Matrix(1);
+      rc(ls, 2 * t) = chunk.gamma(0);
+      rd(ls, 2 * t) = chunk.delta(0);
+      ra(ls, 2 * t + 1) = chunk.alpha(m - 1);
+      rb(ls, 2 * t + 1) = Matrix(1);
+      rc(ls, 2 * t + 1) = chunk.gamma(m - 1);
+      rd(ls, 2 * t + 1) = chunk.delta(m - 1);
+      if (failed) Kokkos::atomic_fetch_min(&flags(ls, 0), failed);
+      if (nonfinite) Kokkos::atomic_fetch_min(&flags(ls, 1), nonfinite);
+    }
+    member.team_barrier();
+    using MRows = ScratchRows<MatrixScratch>;
+    using VRows = ScratchRows<ValueScratch>;
+    const ReducedSystem<MRows, VRows> reduced{MRows{ra, ls}, MRows{rb, ls}, MRows{rc, ls}, VRows{rd, ls}};
+    const int reduced_failed = reduced_pcr(member, reduced, t, R, active);
+    if (active && reduced_failed) {  // interface row r (1-based) is chunk q's first or last row
+      const index_type r = reduced_failed - 1, q = r / 2;
+      const index_type q0 = q * n / P, q1 = (q + 1) * n / P;
+      Kokkos::atomic_fetch_min(&flags(ls, 0), static_cast<int>((r % 2 == 0 ? q0 : q1 - 1) + 1));
+    }
+    Value first = Value(0), last = Value(0);
+    if (active) {
+      first = rd(ls, 2 * t);
+      last = rd(ls, 2 * t + 1);
+    }
+    member.team_barrier();
+    if (active) {
+      const int pivot_row = flags(ls, 0), nonfinite_row = flags(ls, 1);
+      if (pivot_row == INT_MAX && nonfinite_row == INT_MAX) {
+        finish_chunk(chunk, k0, m, first, last, xs);
+      } else {
+        for (index_type j = 0; j < m; ++j) xs(k0 + j) = compat::quiet_nan<Value>();
+      }
+      if (t == 0 && status.data() != nullptr)
+        status(s) = pivot_row != INT_MAX ? pivot_row : nonfinite_row != INT_MAX ? -nonfinite_row : 0;
+    }
+  }
+};
+
+template <class ExecSpace, class Matrix, class Value, class MatrixBatch, class Rhs, class X, class Maker>
+void launch(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, const X& x,
+            const StatusView<typename ExecSpace::memory_space>& status, const Plan& p, const Maker& make_chunk) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const index_type P = p.threads_per_system, S = p.systems_per_team, R = 2 * P;
-  const std::size_t bytes = 3 * MatrixScratch::shmem_size(S, R) + ValueScratch::shmem_size(S, R) +
-                            FlagScratch::shmem_size(S, 2);
+  using Kernel = PartitionedKernel<ExecSpace, Matrix, Value, typename MatrixBatch::vector_type,
+                                   typename MatrixBatch::vector_type, typename MatrixBatch::vector_type, Rhs, X, Maker>;
+  const Kernel kernel{nsys, n, P, S, R, matrix.lower, matrix.diag, matrix.upper, rhs, x, status, make_chunk};
   const index_type league = (nsys + S - 1) / S;
   Policy policy(exec, static_cast<int>(league), p.team_size);
-  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
-  Kokkos::parallel_for(
-      "tridiag::partitioned::solve", policy, KOKKOS_LAMBDA(const Member& member) {
-        MatrixScratch ra(member.team_scratch(0), S, R), rb(member.team_scratch(0), S, R),
-            rc(member.team_scratch(0), S, R);
-        ValueScratch rd(member.team_scratch(0), S, R);
-        FlagScratch flags(member.team_scratch(0), S, 2);
-        const index_type ls = member.team_rank() / P, t = member.team_rank() % P;
-        const index_type s = member.league_rank() * S + ls;
-        const bool active = s < nsys;
-        const auto as = rows_of(a, s), bs = rows_of(b, s), cs = rows_of(c, s);
-        const auto ds = rows_of(rhs, s);
-        const auto xs = rows_of(x, s);
-        if (n == 1) {  // a single row per system: no chunks (uniform across the team)
-          if (active && t == 0) {
-            const Matrix w = bs(0);
-            const bool ok = thomas::impl::usable_pivot(w);
-            const Value v = Value(ds(0)) / w;
-            const bool finite = compat::isfinite(v);
-            xs(0) = ok && finite ? v : compat::quiet_nan<Value>();
-            if (status.data() != nullptr) status(s) = ok ? (finite ? 0 : -1) : 1;
-          }
-          return;
-        }
-        if (active && t == 0) {
-          flags(ls, 0) = INT_MAX;
-          flags(ls, 1) = INT_MAX;
-        }
-        member.team_barrier();
-        const index_type k0 = t * n / P, m = (t + 1) * n / P - k0;
-        auto chunk = make_chunk(active ? s : 0, k0);
-        if (active) {
-          int nonfinite = 0;
-          const int failed = eliminate_chunk(chunk, n, k0, m, as, bs, cs, ds, nonfinite);
-          ra(ls, 2 * t) = chunk.alpha(0);
-          rb(ls, 2 * t) = Matrix(1);
-          rc(ls, 2 * t) = chunk.gamma(0);
-          rd(ls, 2 * t) = chunk.delta(0);
-          ra(ls, 2 * t + 1) = chunk.alpha(m - 1);
-          rb(ls, 2 * t + 1) = Matrix(1);
-          rc(ls, 2 * t + 1) = chunk.gamma(m - 1);
-          rd(ls, 2 * t + 1) = chunk.delta(m - 1);
-          if (failed) Kokkos::atomic_fetch_min(&flags(ls, 0), failed);
-          if (nonfinite) Kokkos::atomic_fetch_min(&flags(ls, 1), nonfinite);
-        }
-        member.team_barrier();
-        using MRows = ScratchRows<MatrixScratch>;
-        using VRows = ScratchRows<ValueScratch>;
-        const ReducedSystem<MRows, VRows> reduced{MRows{ra, ls}, MRows{rb, ls}, MRows{rc, ls}, VRows{rd, ls}};
-        const int reduced_failed = reduced_pcr(member, reduced, t, R, active);
-        if (active && reduced_failed) {  // interface row r (1-based) is chunk q's first or last row
-          const index_type r = reduced_failed - 1, q = r / 2;
-          const index_type q0 = q * n / P, q1 = (q + 1) * n / P;
-          Kokkos::atomic_fetch_min(&flags(ls, 0), static_cast<int>((r % 2 == 0 ? q0 : q1 - 1) + 1));
-        }
-        Value first = Value(0), last = Value(0);
-        if (active) {
-          first = rd(ls, 2 * t);
-          last = rd(ls, 2 * t + 1);
-        }
-        member.team_barrier();
-        if (active) {
-          const int pivot_row = flags(ls, 0), nonfinite_row = flags(ls, 1);
-          if (pivot_row == INT_MAX && nonfinite_row == INT_MAX) {
-            finish_chunk(chunk, k0, m, first, last, xs);
-          } else {
-            for (index_type j = 0; j < m; ++j) xs(k0 + j) = compat::quiet_nan<Value>();
-          }
-          if (t == 0 && status.data() != nullptr)
-            status(s) = pivot_row != INT_MAX ? pivot_row : nonfinite_row != INT_MAX ? -nonfinite_row : 0;
-        }
-      });
+  policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(S, R)));
+  Kokkos::parallel_for("tridiag::partitioned::solve", policy, kernel);
 }
 
 }  // namespace impl
@@ -224,8 +252,9 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const Plan p = plan(exec, nsys, n, opts);
   {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    const int max_team = Policy(exec, 1, 1).team_size_max(
-        KOKKOS_LAMBDA(const typename Policy::member_type&){}, Kokkos::ParallelForTag());
+    const int max_team =
+        Policy(exec, 1, 1)
+            .team_size_max(impl::EmptyTeamKernel{}, Kokkos::ParallelForTag());
     require(p.team_size <= max_team, where, p.threads_per_system, " threads per system x ", p.systems_per_team,
             " systems per team = ", p.team_size, " threads, more than the ", max_team,
             " a team can have on this execution space");
@@ -233,19 +262,23 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
   if (p.register_rows == 8) {
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p, impl::RegisterChunkMaker<Matrix, Value, 8>{});
+    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p,
+                                           impl::RegisterChunkMaker<Matrix, Value, 8>{});
   } else if (p.register_rows == 16) {
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p, impl::RegisterChunkMaker<Matrix, Value, 16>{});
+    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p,
+                                           impl::RegisterChunkMaker<Matrix, Value, 16>{});
   } else {
     using Work = BatchVector<Matrix, Layout, MemorySpace>;
     const Layout map(nsys, n);
     auto alloc = [&](const char* label) {
-      return Work(typename Work::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), map.required_span()),
+      return Work(typename Work::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                                              map.required_span()),
                   map);
     };
     const Work alpha = alloc("tridiag::partitioned::alpha"), gamma = alloc("tridiag::partitioned::gamma");
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p,
-                                           impl::WorkspaceChunkMaker<Work, std::remove_cv_t<std::remove_reference_t<decltype(x)>>>{alpha, gamma, x});
+    impl::launch<ExecSpace, Matrix, Value>(
+        exec, matrix, rhs, x, status, p,
+        impl::WorkspaceChunkMaker<Work, std::remove_cv_t<std::remove_reference_t<decltype(x)>>>{alpha, gamma, x});
   }
 }
 

@@ -83,6 +83,27 @@ Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(const char* where,
 }
 }  // namespace impl
 
+namespace impl {
+/// Kernel of periodic::solve (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
+template <class A, class B, class C, class D, class X, class Z, class G, class Status>
+struct ShermanMorrisonKernel {
+  index_type n;
+  A a;
+  B b;
+  C c;
+  D d;
+  X x;
+  Z z;
+  G g;
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int code = SerialShermanMorrison::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(d, s),
+                                                   rows_of(x, s), rows_of(z, s), rows_of(g, s));
+    if (status.data() != nullptr) status(s) = code;
+  }
+};
+}  // namespace impl
+
 /// Solves the periodic systems A x = rhs of the batch (corners lower(s,0), upper(s,n-1) read), one
 /// thread per system (SerialShermanMorrison). The matrix is only read. Matrix scalars: float or
 /// double; rhs and x: the same, or Kokkos::complex of it. x may be the same BatchVector as rhs (in
@@ -111,11 +132,9 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const auto z = workspace.z, g = workspace.g;
   Kokkos::parallel_for(
       "tridiag::periodic::solve", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_type s) {
-        const int code = SerialShermanMorrison::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s),
-                                                       rows_of(rhs, s), rows_of(x, s), rows_of(z, s), rows_of(g, s));
-        if (status.data() != nullptr) status(s) = code;
-      });
+      impl::ShermanMorrisonKernel<decltype(a), decltype(b), decltype(c), BatchVector<RhsScalar, Layout, MemorySpace>,
+                                  BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>, decltype(z),
+                                  decltype(g), StatusView<MemorySpace>>{n, a, b, c, rhs, x, z, g, status});
 }
 
 }  // namespace tridiag::periodic

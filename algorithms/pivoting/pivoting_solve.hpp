@@ -86,6 +86,26 @@ Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(const char* where,
 }
 }  // namespace impl
 
+namespace impl {
+/// Kernel of pivoting::solve (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
+template <class A, class B, class C, class D, class X, class U, class Status>
+struct GtsvKernel {
+  index_type n;
+  A a;
+  B b;
+  C c;
+  D d;
+  X x;
+  U u0, u1, u2;
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int code = SerialGtsv::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(d, s), rows_of(x, s),
+                                        rows_of(u0, s), rows_of(u1, s), rows_of(u2, s));
+    if (status.data() != nullptr) status(s) = code;
+  }
+};
+}  // namespace impl
+
 /// Solves A x = rhs for every system of the batch by Gaussian elimination with partial pivoting
 /// (LAPACK ?gtsv; SerialGtsv), one thread per system. The matrix is only read. Matrix scalars:
 /// float or double; rhs and x: the same, or Kokkos::complex of it. x may be the same BatchVector
@@ -116,11 +136,9 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const auto u0 = workspace.diag, u1 = workspace.upper, u2 = workspace.upper2;
   Kokkos::parallel_for(
       "tridiag::pivoting::solve", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_type s) {
-        const int code = SerialGtsv::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
-                                            rows_of(x, s), rows_of(u0, s), rows_of(u1, s), rows_of(u2, s));
-        if (status.data() != nullptr) status(s) = code;
-      });
+      impl::GtsvKernel<decltype(a), decltype(b), decltype(c), BatchVector<RhsScalar, Layout, MemorySpace>,
+                       BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>, decltype(u0),
+                       StatusView<MemorySpace>>{n, a, b, c, rhs, x, u0, u1, u2, status});
 }
 
 }  // namespace tridiag::pivoting

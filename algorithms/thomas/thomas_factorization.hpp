@@ -97,6 +97,42 @@ struct SerialThomasSolveFactored {
   }
 };
 
+namespace impl {
+/// Kernel of thomas::factorize (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
+template <class A, class B, class C, class InvW, class G, class Status>
+struct FactorizeKernel {
+  index_type n;
+  A a;
+  B b;
+  C c;
+  InvW inv_w;
+  G g;
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int code = SerialThomasFactorize::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(inv_w, s),
+                                                   rows_of(g, s));
+    if (status.data() != nullptr) status(s) = code;
+  }
+};
+/// Kernel of the factorized thomas::solve: right-hand side r uses the factors of system r % nsys.
+template <class A, class InvW, class G, class D, class X, class Status>
+struct SolveFactoredKernel {
+  index_type n, nsys;
+  A a;
+  InvW inv_w;
+  G g;
+  D d;
+  X x;
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type r) const {
+    const index_type s = r % nsys;
+    const int code = SerialThomasSolveFactored::invoke(n, rows_of(a, s), rows_of(inv_w, s), rows_of(g, s),
+                                                       rows_of(d, r), rows_of(x, r));
+    if (status.data() != nullptr) status(r) = code;
+  }
+};
+}  // namespace impl
+
 /// Computes the factors of every system. Systems with a bad pivot get status k > 0 and NaN
 /// factors (their later solves give NaN and the same status).
 template <class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
@@ -115,11 +151,8 @@ void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layou
   if (nsys == 0) return;
   Kokkos::parallel_for(
       "tridiag::thomas::factorize", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_type s) {
-        const int code = SerialThomasFactorize::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s),
-                                                       rows_of(inv_w, s), rows_of(g, s));
-        if (status.data() != nullptr) status(s) = code;
-      });
+      impl::FactorizeKernel<decltype(a), decltype(b), decltype(c), decltype(inv_w), decltype(g), StatusView<MemorySpace>>{
+          n, a, b, c, inv_w, g, status});
 }
 
 /// Solves with precomputed factors; rhs and x hold k * systems right-hand sides (k >= 1),
@@ -146,12 +179,10 @@ void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, Memo
   const auto inv_w = factors.inverse_pivot, g = factors.upper_factor;
   Kokkos::parallel_for(
       "tridiag::thomas::solve_factored",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nrhs), KOKKOS_LAMBDA(const index_type r) {
-        const index_type s = r % nsys;
-        const int code = SerialThomasSolveFactored::invoke(n, rows_of(a, s), rows_of(inv_w, s), rows_of(g, s),
-                                                           rows_of(rhs, r), rows_of(x, r));
-        if (status.data() != nullptr) status(r) = code;
-      });
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nrhs),
+      impl::SolveFactoredKernel<decltype(a), decltype(inv_w), decltype(g), BatchVector<RhsScalar, Layout, MemorySpace>,
+                                BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>, StatusView<MemorySpace>>{
+          n, nsys, a, inv_w, g, rhs, x, status});
 }
 
 }  // namespace tridiag::thomas

@@ -38,6 +38,42 @@ void check_status(const char* where, const StatusView<MemorySpace>& status, inde
           "status has ", status.extent(0), " entries, the batch has ", systems, " systems");
 }
 
+/// Size of every system of a fixed batch.
+struct FixedSize {
+  index_type n;
+  KOKKOS_FORCEINLINE_FUNCTION index_type operator()(index_type) const { return n; }
+};
+/// Sizes of a variable batch in offset-indexed storage, read from its offsets.
+template <class Ragged>
+struct RaggedSizes {
+  Ragged vector;
+  KOKKOS_FORCEINLINE_FUNCTION index_type operator()(index_type s) const { return vector.rows(s); }
+};
+
+/// The kernel of every Thomas entry: system s has sizes(s) rows. A named functor, not a lambda
+/// (see "Kernels are functors" in core/kokkos_compat.hpp).
+template <class Sizes, class A, class B, class C, class D, class X, class G, class Status>
+struct ThomasKernel {
+  Sizes sizes;
+  A a;
+  B b;
+  C c;
+  D d;
+  X x;
+  G g;
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int code = SerialThomas::invoke(sizes(s), rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(d, s),
+                                          rows_of(x, s), rows_of(g, s));
+    if (status.data() != nullptr) status(s) = code;
+  }
+};
+template <class Sizes, class A, class B, class C, class D, class X, class G, class Status>
+ThomasKernel<Sizes, A, B, C, D, X, G, Status> thomas_kernel(const Sizes& sizes, const A& a, const B& b, const C& c,
+                                                            const D& d, const X& x, const G& g, const Status& status) {
+  return {sizes, a, b, c, d, x, g, status};
+}
+
 /// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
 template <class MatrixScalar, class Layout, class MemorySpace>
 Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(const char* where,
@@ -78,11 +114,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const auto g = workspace;
   Kokkos::parallel_for(
       "tridiag::thomas::solve", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_type s) {
-        const int code = SerialThomas::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
-                                              rows_of(x, s), rows_of(g, s));
-        if (status.data() != nullptr) status(s) = code;
-      });
+      impl::thomas_kernel(impl::FixedSize{n}, a, b, c, rhs, x, g, status));
 }
 
 /// Variable batch in padded storage, NCP: system s is solved on its first sizes(s) rows only;
@@ -113,11 +145,7 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
   const auto g = workspace;
   Kokkos::parallel_for(
       "tridiag::thomas::solve_padded", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_type s) {
-        const int code = SerialThomas::invoke(sizes(s), rows_of(a, s), rows_of(b, s), rows_of(c, s),
-                                              rows_of(rhs, s), rows_of(x, s), rows_of(g, s));
-        if (status.data() != nullptr) status(s) = code;
-      });
+      impl::thomas_kernel(sizes, a, b, c, rhs, x, g, status));
 }
 
 /// Variable batch in offset-indexed storage (NCP without padding). All vectors share one offsets
@@ -153,11 +181,8 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
       offsets);
   Kokkos::parallel_for(
       "tridiag::thomas::solve_ragged", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      KOKKOS_LAMBDA(const index_type s) {
-        const int code = SerialThomas::invoke(diag.rows(s), rows_of(lower, s), rows_of(diag, s), rows_of(upper, s),
-                                              rows_of(rhs, s), rows_of(x, s), rows_of(g, s));
-        if (status.data() != nullptr) status(s) = code;
-      });
+      impl::thomas_kernel(impl::RaggedSizes<std::remove_cv_t<std::remove_reference_t<decltype(diag)>>>{diag}, lower,
+                          diag, upper, rhs, x, g, status));
 }
 
 }  // namespace tridiag::thomas
