@@ -65,6 +65,10 @@ def header_value(comments, key):
     return ""
 
 
+MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*"]
+LINESTYLES = ["-", "--", ":", "-."]
+
+
 def series_name(row):
     return row["algorithm"] + ("/" + row["layout"] if row.get("layout") else "")
 
@@ -82,7 +86,7 @@ def panel_grid(count):
 def finish(fig, title, subtitle, path):
     fig.suptitle(title + "\n" + subtitle, fontsize=10)
     fig.tight_layout(rect=(0, 0, 1, 0.94))
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=90, bbox_inches="tight")
     plt.close(fig)
     print("wrote " + path)
 
@@ -104,9 +108,11 @@ def plot_per_size(rows, column, precision, ylabel, path, subtitle, reference_lin
         for r in data:
             if int(r["size"]) == n:
                 by_series[series_name(r)].append((r["systems"], r[column]))
-        for name in sorted(by_series):
+        for k, name in enumerate(sorted(by_series)):
             points = sorted(by_series[name])
-            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=name)
+            # 10 colours x 4 line styles: every series stays distinguishable.
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker=MARKERS[k % len(MARKERS)],
+                    linestyle=LINESTYLES[(k // 10) % len(LINESTYLES)], color="C%d" % (k % 10), label=name)
         ax.set_xscale("log")
         if use_log([r[column] for r in data]):
             ax.set_yscale("log")
@@ -116,7 +122,9 @@ def plot_per_size(rows, column, precision, ylabel, path, subtitle, reference_lin
         ax.set_xlabel("systems")
         ax.set_ylabel(ylabel)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+    # One legend for all panels, beside them (inside a panel it hides the data).
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7)
     finish(fig, "%s, %s" % (ylabel, precision), subtitle, path)
     return True
 
