@@ -28,6 +28,16 @@ constexpr int ok = 0;
 template <class MemorySpace>
 using StatusView = Kokkos::View<int*, MemorySpace>;
 
+namespace impl {
+/// Host-boundary check of every solver: `status` is empty (not recorded) or has one entry per
+/// system of the batch.
+template <class MemorySpace>
+void check_status(const char* where, const StatusView<MemorySpace>& status, index_type systems) {
+  require(status.data() == nullptr || static_cast<index_type>(status.extent(0)) == systems, where, "status has ",
+          status.extent(0), " entries, the batch has ", systems, " systems");
+}
+}  // namespace impl
+
 /// Human-readable meaning of one status code.
 inline std::string describe_status(int code) {
   if (code == status_code::ok) return "ok";

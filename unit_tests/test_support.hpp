@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -16,6 +17,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
 #include <tridiag/core/types.hpp>
 #include <tridiag/layouts/layouts.hpp>
@@ -222,6 +224,49 @@ void expect_padding_untouched(const BatchVector<Scalar, Layout, Memory>& v) {
     if (!real_element[k]) {
       ASSERT_TRUE(host.storage()(k) != host.storage()(k)) << "padding element " << k << " was written";
     }
+}
+
+template <class R>
+R nan_of();
+
+/// x and the per-system status of a solve, flat on the host.
+template <class S>
+struct SolvedBatch {
+  std::vector<S> x;
+  std::vector<int> status;
+};
+
+/// The common harness of the solver tests: uploads h into a fresh system of C's layout and memory
+/// space, poisons x (padding included) with NaN and the status with -999, runs
+/// solver(exec, matrix, rhs, x, status), then checks that the padding was not written and that
+/// the matrix and right-hand side were not modified, and returns x and the status.
+template <class C, class Solver>
+SolvedBatch<typename C::scalar> solve_poisoned(const HostBatch<typename C::scalar>& h, const Solver& solver) {
+  using S = typename C::scalar;
+  using L = typename C::layout;
+  using M = typename C::memory;
+  auto sys = allocate_system<L, S, M>("t", h.systems, h.rows);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  BatchVector<S, L, M> x("x", h.systems, h.rows);
+  fill_storage(x, nan_of<S>());
+  StatusView<M> status("status", h.systems);
+  Kokkos::deep_copy(status, -999);
+  typename C::exec exec;
+  solver(exec, sys.matrix, sys.rhs, x, status);
+  exec.fence();
+  expect_padding_untouched(x);
+  const auto bytes_equal = [](const std::vector<S>& u, const std::vector<S>& v) {
+    return u.size() == v.size() && (u.empty() || std::memcmp(u.data(), v.data(), u.size() * sizeof(S)) == 0);
+  };
+  EXPECT_TRUE(bytes_equal(download(sys.matrix.lower), h.a)) << "lower diagonal modified";
+  EXPECT_TRUE(bytes_equal(download(sys.matrix.diag), h.b)) << "diagonal modified";
+  EXPECT_TRUE(bytes_equal(download(sys.matrix.upper), h.c)) << "upper diagonal modified";
+  EXPECT_TRUE(bytes_equal(download(sys.rhs), h.d)) << "right-hand side modified";
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  return {download(x), std::vector<int>(st.data(), st.data() + st.extent(0))};
 }
 
 template <class R>

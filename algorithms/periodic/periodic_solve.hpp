@@ -62,11 +62,6 @@ index_type workspace_bytes(index_type systems, index_type rows) {
 }
 
 namespace impl {
-template <class MemorySpace>
-void check_status(const char* where, const StatusView<MemorySpace>& status, index_type systems) {
-  require(status.data() == nullptr || static_cast<index_type>(status.extent(0)) == systems, where,
-          "status has ", status.extent(0), " entries, the batch has ", systems, " systems");
-}
 
 /// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
 template <class MatrixScalar, class Layout, class MemorySpace>
@@ -124,7 +119,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   constexpr const char* where = "periodic::solve";
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
-  impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_status(where, status, matrix.systems());
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;

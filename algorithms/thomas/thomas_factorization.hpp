@@ -143,7 +143,7 @@ void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layou
                 "thomas::factorize: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::factorize";
   require_same_shape(where, "factorization", factors.inverse_pivot, "matrix", matrix.diag);
-  impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_status(where, status, matrix.systems());
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   const auto inv_w = factors.inverse_pivot, g = factors.upper_factor;
@@ -172,7 +172,7 @@ void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, Memo
   require(rhs.rows() == n, where, "rhs has ", rhs.rows(), " rows, the factorization ", n);
   require((nsys == 0 && rhs.systems() == 0) || (nsys > 0 && rhs.systems() % nsys == 0), where, "rhs has ",
           rhs.systems(), " systems, not a multiple of the factorization's ", nsys);
-  impl::check_status(where, status, rhs.systems());
+  tridiag::impl::check_status(where, status, rhs.systems());
   const index_type nrhs = rhs.systems();
   if (nrhs == 0) return;
   const auto a = factors.lower;

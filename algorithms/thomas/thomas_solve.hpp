@@ -32,11 +32,6 @@ index_type workspace_bytes(index_type systems, index_type rows) {
 }
 
 namespace impl {
-template <class MemorySpace>
-void check_status(const char* where, const StatusView<MemorySpace>& status, index_type systems) {
-  require(status.data() == nullptr || static_cast<index_type>(status.extent(0)) == systems, where,
-          "status has ", status.extent(0), " entries, the batch has ", systems, " systems");
-}
 
 /// Size of every system of a fixed batch.
 struct FixedSize {
@@ -106,7 +101,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   constexpr const char* where = "thomas::solve";
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
-  impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_status(where, status, matrix.systems());
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;
@@ -136,7 +131,7 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
   constexpr const char* where = "thomas::solve_padded";
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
-  impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_status(where, status, matrix.systems());
   layouts::impl::check_padded_sizes(where, matrix.diag, sizes);
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
@@ -169,7 +164,7 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   same("upper", upper);
   same("rhs", rhs);
   same("x", x);
-  impl::check_status(where, status, diag.systems());
+  tridiag::impl::check_status(where, status, diag.systems());
   const index_type nsys = diag.systems();
   if (nsys == 0) return;
   using Matrix = std::remove_const_t<MatrixScalar>;

@@ -42,34 +42,15 @@ bool fits(index_type n, cyclic::Algorithm algorithm) {
          cyclic::scratch_capacity<typename C::exec>();
 }
 
-template <class C>
-struct Solved {
-  std::vector<typename C::scalar> x;
-  std::vector<int> status;
-};
-
 /// Uploads h into a fresh system of the config's layout, poisons x with NaN (padding included),
 /// solves with `algorithm`, checks the padding, and returns x (flat, host) and the status.
 template <class C>
-Solved<C> solve_batch(const HostBatch<typename C::scalar>& h, cyclic::Algorithm algorithm, int team_size = 0) {
-  using S = typename C::scalar;
-  using L = typename C::layout;
-  using M = typename C::memory;
-  auto sys = allocate_system<L, S, M>("t", h.systems, h.rows);
-  upload(h.a, sys.matrix.lower);
-  upload(h.b, sys.matrix.diag);
-  upload(h.c, sys.matrix.upper);
-  upload(h.d, sys.rhs);
-  BatchVector<S, L, M> x("x", h.systems, h.rows);
-  fill_storage(x, nan_of<S>());
-  StatusView<M> status("status", h.systems);
-  Kokkos::deep_copy(status, -999);
-  typename C::exec exec;
-  cyclic::solve(exec, sys.matrix, sys.rhs, x, status, algorithm, team_size);
-  exec.fence();
-  expect_padding_untouched(x);
-  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-  return {download(x), std::vector<int>(st.data(), st.data() + st.extent(0))};
+SolvedBatch<typename C::scalar> solve_batch(const HostBatch<typename C::scalar>& h, cyclic::Algorithm algorithm,
+                                            int team_size = 0) {
+  return solve_poisoned<C>(h, [&](const auto& exec, const auto& matrix, const auto& rhs, const auto& x,
+                                  const auto& status) {
+    cyclic::solve(exec, matrix, rhs, x, status, algorithm, team_size);
+  });
 }
 
 /// Team sizes to test: the automatic one (1 on host spaces) and, where teams can have several

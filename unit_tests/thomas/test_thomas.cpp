@@ -20,30 +20,9 @@ TYPED_TEST_SUITE(ThomasSolve, Configs, ConfigNames);
 /// Uploads h into a freshly allocated system of the config's layout, poisons x with NaN, solves,
 /// and returns x (flat, host) and the status (host).
 template <class C>
-struct Solved {
-  std::vector<typename C::scalar> x;
-  std::vector<int> status;
-};
-template <class C>
-Solved<C> solve_batch(const HostBatch<typename C::scalar>& h) {
-  using S = typename C::scalar;
-  using L = typename C::layout;
-  using M = typename C::memory;
-  auto sys = allocate_system<L, S, M>("t", h.systems, h.rows);
-  upload(h.a, sys.matrix.lower);
-  upload(h.b, sys.matrix.diag);
-  upload(h.c, sys.matrix.upper);
-  upload(h.d, sys.rhs);
-  BatchVector<S, L, M> x("x", h.systems, h.rows);
-  fill_storage(x, nan_of<S>());
-  StatusView<M> status("status", h.systems);
-  Kokkos::deep_copy(status, -999);
-  typename C::exec exec;
-  thomas::solve(exec, sys.matrix, sys.rhs, x, status);
-  exec.fence();
-  expect_padding_untouched(x);
-  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-  return {download(x), std::vector<int>(st.data(), st.data() + st.extent(0))};
+SolvedBatch<typename C::scalar> solve_batch(const HostBatch<typename C::scalar>& h) {
+  return solve_poisoned<C>(h, [](const auto& exec, const auto& matrix, const auto& rhs, const auto& x,
+                                 const auto& status) { thomas::solve(exec, matrix, rhs, x, status); });
 }
 
 TYPED_TEST(ThomasSolve, MatchesOracleOnDiagonallyDominantBatches) {
