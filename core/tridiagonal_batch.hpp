@@ -9,6 +9,7 @@
 #include <utility>
 
 #include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/status.hpp>
 
 namespace tridiag {
 
@@ -44,6 +45,18 @@ struct TridiagonalBatch {
   index_type systems() const { return diag.systems(); }
   index_type rows() const { return diag.rows(); }
 };
+
+namespace impl {
+/// The host-boundary checks every fixed-batch solver starts with: rhs and x have the matrix's
+/// shape, and the status (if given) one entry per system. Throws tridiag::invalid_argument.
+template <class Matrix, class Rhs, class X, class MemorySpace>
+void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& rhs, const X& x,
+                           const StatusView<MemorySpace>& status) {
+  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
+  require_same_shape(where, "x", x, "matrix", matrix.diag);
+  check_status(where, status, matrix.systems());
+}
+}  // namespace impl
 
 /// A matrix batch and its right-hand side. For the Unified-Vector layout the four vectors share one
 /// packed allocation (layouts/unified_vector.hpp); for every other layout they are separate.

@@ -150,10 +150,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   static_assert(std::is_same_v<Value, Matrix> || std::is_same_v<Value, Kokkos::complex<Matrix>>,
                 "cyclic::solve: the right-hand side must be the matrix scalar or Kokkos::complex of it");
   constexpr const char* where = "cyclic::solve";
-  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
-  require_same_shape(where, "x", x, "matrix", matrix.diag);
-  require(status.data() == nullptr || static_cast<index_type>(status.extent(0)) == matrix.systems(), where,
-          "status has ", status.extent(0), " entries, the batch has ", matrix.systems(), " systems");
+  tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   require(team_size >= 0, where, "team_size = ", team_size, " (0 picks one; otherwise positive)");
   require(nsys <= INT_MAX, where, "batch of ", nsys, " systems exceeds the league size limit ", INT_MAX);

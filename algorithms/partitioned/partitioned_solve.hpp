@@ -241,9 +241,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "partitioned::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "partitioned::solve";
-  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
-  require_same_shape(where, "x", x, "matrix", matrix.diag);
-  tridiag::impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread > 0, where,
           "options must be non-negative (rows_per_thread positive): threads_per_system=", opts.threads_per_system,
           ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);

@@ -117,9 +117,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "periodic::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "periodic::solve";
-  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
-  require_same_shape(where, "x", x, "matrix", matrix.diag);
-  tridiag::impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;

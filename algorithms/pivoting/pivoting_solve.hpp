@@ -121,9 +121,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   static_assert(std::is_floating_point_v<std::remove_const_t<MatrixScalar>>,
                 "pivoting::solve: the matrix scalar must be float or double (pivoting compares magnitudes)");
   constexpr const char* where = "pivoting::solve";
-  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
-  require_same_shape(where, "x", x, "matrix", matrix.diag);
-  tridiag::impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;

@@ -99,9 +99,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "thomas::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::solve";
-  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
-  require_same_shape(where, "x", x, "matrix", matrix.diag);
-  tridiag::impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;
@@ -129,9 +127,7 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
                     std::is_same_v<typename Sizes::memory_space, MemorySpace>,
                 "thomas::solve_padded: sizes must be a rank-1 View of index_type in the batch's memory space");
   constexpr const char* where = "thomas::solve_padded";
-  require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
-  require_same_shape(where, "x", x, "matrix", matrix.diag);
-  tridiag::impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   layouts::impl::check_padded_sizes(where, matrix.diag, sizes);
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
