@@ -8,7 +8,7 @@
 #define TRIDIAG_UNROLL _Pragma("unroll")
 #elif defined(__clang__)
 #define TRIDIAG_UNROLL _Pragma("clang loop unroll(full)")
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && !defined(__NVCC__)  // nvcc's host pass does not know GCC unroll
 #define TRIDIAG_UNROLL _Pragma("GCC unroll 32")
 #else
 #define TRIDIAG_UNROLL

@@ -34,22 +34,44 @@ struct Options {
   /// Where chunk coefficients live: automatic (registers on GPUs when chunks are short, global
   /// workspace otherwise), or forced (for tests and benchmarks). Registers hold at most 16 rows.
   enum class ChunkStorage { automatic, registers, workspace } chunk_storage = ChunkStorage::automatic;
+  /// Register chunks only: stage each team's systems through team scratch (coalesced loads and
+  /// stores, then each thread reads its consecutive rows from scratch) or read global memory
+  /// directly. Automatic stages on GPUs when the systems fit in scratch: without it neighbouring
+  /// threads read addresses m rows apart and the L1 cache thrashes (26-28% of copy bandwidth on
+  /// the H100, docs/performance.md).
+  enum class Staging { automatic, scratch, global } staging = Staging::automatic;
 };
 
 /// What a solve will do, for benchmarks and logs.
 struct Plan {
   int threads_per_system = 1, systems_per_team = 1, team_size = 1;
   int register_rows = 0;  ///< 8 or 16: chunk coefficients in registers; 0: in global workspace
+  bool staged = false;    ///< register chunks read from / written to team scratch staging
   std::string describe() const {
     return std::to_string(threads_per_system) + " threads/system, " + std::to_string(systems_per_team) +
            " systems/team, chunks in " +
-           (register_rows ? "registers (" + std::to_string(register_rows) + ")" : "workspace");
+           (register_rows ? "registers (" + std::to_string(register_rows) + ")" : "workspace") +
+           (staged ? ", staged in scratch" : "");
   }
 };
 
-/// The split a solve of `systems` x `n` on ExecSpace will use.
+namespace impl {
+/// Scratch row length of one staged system: one pad slot every `period` rows, so that threads
+/// reading their own chunks of `period` consecutive rows hit distinct shared-memory banks.
+KOKKOS_INLINE_FUNCTION constexpr index_type staged_length(index_type n, index_type period) { return n + n / period + 1; }
+
+/// Team scratch a staged team needs: S systems of a, b, c, d (row_bytes per row) and two flags
+/// each; the interface system reuses the staged rows. 64 bytes per View for alignment.
+constexpr std::size_t staged_scratch_bytes(index_type S, index_type n, index_type period, std::size_t row_bytes) {
+  return static_cast<std::size_t>(S * staged_length(n, period)) * row_bytes + static_cast<std::size_t>(S) * 8 + 5 * 64;
+}
+}  // namespace impl
+
+/// The split a solve of `systems` x `n` on ExecSpace will use; row_bytes is the size of one row
+/// of a, b, c and the right-hand side together (it decides whether staging fits in scratch).
 template <class ExecSpace>
-Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options& opts = {}) {
+Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options& opts = {},
+          std::size_t row_bytes = 4 * sizeof(double)) {
   Plan p;
   const index_type max_p = n >= 2 ? n / 2 : 1;  // every chunk must hold at least 2 rows
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
@@ -86,6 +108,23 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
       p.register_rows = 0;
       break;
   }
+  if (p.register_rows != 0 && opts.staging != Options::Staging::global && n >= 2) {
+    const std::size_t limit = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+    auto fits_with = [&](index_type systems_per_team) {
+      return impl::staged_scratch_bytes(systems_per_team, n, p.register_rows, row_bytes) <= limit;
+    };
+    if (opts.staging == Options::Staging::scratch) {
+      require(fits_with(S), "partitioned::plan", "staging ", S, " systems of ", n,
+              " rows needs more team scratch than the ", limit, " bytes available");
+      p.staged = true;
+    } else if (!host) {
+      // Fewer systems per team rather than no staging: staging is what makes the loads coalesced.
+      while (S > 1 && opts.systems_per_team == 0 && !fits_with(S)) S /= 2;
+      p.staged = fits_with(S);
+      p.systems_per_team = static_cast<int>(S);
+      p.team_size = static_cast<int>(P * S);
+    }
+  }
   return p;
 }
 
@@ -120,9 +159,21 @@ struct WorkspaceChunkMaker {
   }
 };
 
+/// Rows of one system staged in team scratch, with one pad slot every Period rows (see
+/// staged_length).
+template <class View, int Period>
+struct StagedRows {
+  View view;
+  index_type system;
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) operator()(index_type i) const { return view(system, i + i / Period); }
+};
+
 /// The team kernel: S systems per team, P threads per system (a functor, see "Kernels are
-/// functors" in core/kokkos_compat.hpp).
-template <class ExecSpace, class Matrix, class Value, class A, class B, class C, class D, class X, class Maker>
+/// functors" in core/kokkos_compat.hpp). StagePeriod > 0: the team first copies its systems into
+/// team scratch with consecutive threads on consecutive addresses, solves from scratch, and
+/// copies x back the same way (StagePeriod is the register chunk length, the pad period).
+template <class ExecSpace, class Matrix, class Value, class A, class B, class C, class D, class X, class Maker,
+          int StagePeriod>
 struct PartitionedKernel {
   using Scratch = typename ExecSpace::scratch_memory_space;
   using MatrixScratch = Kokkos::View<Matrix**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
@@ -138,32 +189,76 @@ struct PartitionedKernel {
   StatusView<typename ExecSpace::memory_space> status;
   Maker make_chunk;
 
-  static std::size_t scratch_bytes(index_type S, index_type R) {
+  static std::size_t scratch_bytes(index_type S, index_type n, index_type R) {
+    if (StagePeriod > 0) return staged_scratch_bytes(S, n, StagePeriod, 3 * sizeof(Matrix) + sizeof(Value));
     return 3 * MatrixScratch::shmem_size(S, R) + ValueScratch::shmem_size(S, R) + FlagScratch::shmem_size(S, 2);
   }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
-    MatrixScratch ra(member.team_scratch(0), S, R), rb(member.team_scratch(0), S, R), rc(member.team_scratch(0), S, R);
-    ValueScratch rd(member.team_scratch(0), S, R);
-    FlagScratch flags(member.team_scratch(0), S, 2);
     const index_type ls = member.team_rank() / P, t = member.team_rank() % P;
     const index_type s = member.league_rank() * S + ls;
     const bool active = s < nsys;
-    const auto as = rows_of(a, s), bs = rows_of(b, s), cs = rows_of(c, s);
-    const auto ds = rows_of(rhs, s);
-    const auto xs = rows_of(x, s);
     if (n == 1) {  // a single row per system: no chunks (uniform across the team)
-      if (active && t == 0) {
-        const Matrix w = bs(0);
-        const bool ok = thomas::impl::usable_pivot(w);
-        const Value v = Value(ds(0)) / w;
-        const bool finite = compat::isfinite(v);
-        xs(0) = ok && finite ? v : compat::quiet_nan<Value>();
-        if (status.data() != nullptr) status(s) = ok ? (finite ? 0 : -1) : 1;
-      }
+      if (active && t == 0) solve_single_row(s);
       return;
     }
+    if constexpr (StagePeriod > 0) {
+      const index_type L = staged_length(n, StagePeriod);
+      MatrixScratch sa(member.team_scratch(0), S, L), sb(member.team_scratch(0), S, L), sc(member.team_scratch(0), S, L);
+      ValueScratch sd(member.team_scratch(0), S, L);
+      FlagScratch flags(member.team_scratch(0), S, 2);
+      const index_type first = member.league_rank() * S;
+      const int count = static_cast<int>((nsys - first < S ? nsys - first : S) * n);
+      const int rows = static_cast<int>(n);
+      for (int e = member.team_rank(); e < count; e += member.team_size()) {
+        const int q = e / rows, i = e - q * rows, k = i + i / StagePeriod;
+        sa(q, k) = a(first + q, i);
+        sb(q, k) = b(first + q, i);
+        sc(q, k) = c(first + q, i);
+        sd(q, k) = rhs(first + q, i);
+      }
+      member.team_barrier();
+      using MRows = StagedRows<MatrixScratch, StagePeriod>;
+      using VRows = StagedRows<ValueScratch, StagePeriod>;
+      // The interface system overwrites the staged rows once every chunk is eliminated.
+      const MatrixScratch ra(sa.data(), S, R), rb(sb.data(), S, R), rc(sc.data(), S, R);
+      const ValueScratch rd(sd.data(), S, R);
+      solve_system(member, ls, t, s, active, MRows{sa, ls}, MRows{sb, ls}, MRows{sc, ls}, VRows{sd, ls},
+                   VRows{sd, ls}, ra, rb, rc, rd, flags, true);
+      member.team_barrier();
+      for (int e = member.team_rank(); e < count; e += member.team_size()) {
+        const int q = e / rows, i = e - q * rows;
+        x(first + q, i) = sd(q, i + i / StagePeriod);
+      }
+    } else {
+      MatrixScratch ra(member.team_scratch(0), S, R), rb(member.team_scratch(0), S, R), rc(member.team_scratch(0), S, R);
+      ValueScratch rd(member.team_scratch(0), S, R);
+      FlagScratch flags(member.team_scratch(0), S, 2);
+      solve_system(member, ls, t, s, active, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
+                   rows_of(x, s), ra, rb, rc, rd, flags, false);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void solve_single_row(index_type s) const {
+    const Matrix w = b(s, 0);
+    const bool ok = thomas::impl::usable_pivot(w);
+    const Value v = Value(rhs(s, 0)) / w;
+    const bool finite = compat::isfinite(v);
+    x(s, 0) = ok && finite ? v : compat::quiet_nan<Value>();
+    if (status.data() != nullptr) status(s) = ok ? (finite ? 0 : -1) : 1;
+  }
+
+  /// Chunk elimination, interface PCR and chunk completion of local system ls (thread t of its
+  /// P) with rows read through as..ds and written through xs. `reduced_aliases_rows`: the
+  /// interface arrays ra..rd share storage with the rows, so every thread must be done reading
+  /// its rows before any interface row is written.
+  template <class Member, class AS, class BS, class CS, class DS, class XS>
+  KOKKOS_INLINE_FUNCTION void solve_system(const Member& member, index_type ls, index_type t, index_type s,
+                                           bool active, const AS& as, const BS& bs, const CS& cs, const DS& ds,
+                                           const XS& xs, const MatrixScratch& ra, const MatrixScratch& rb,
+                                           const MatrixScratch& rc, const ValueScratch& rd, const FlagScratch& flags,
+                                           bool reduced_aliases_rows) const {
     if (active && t == 0) {
       flags(ls, 0) = INT_MAX;
       flags(ls, 1) = INT_MAX;
@@ -171,9 +266,10 @@ struct PartitionedKernel {
     member.team_barrier();
     const index_type k0 = t * n / P, m = (t + 1) * n / P - k0;
     auto chunk = make_chunk(active ? s : 0, k0);
+    int failed = 0, nonfinite = 0;
+    if (active) failed = eliminate_chunk(chunk, n, k0, m, as, bs, cs, ds, nonfinite);
+    if (reduced_aliases_rows) member.team_barrier();
     if (active) {
-      int nonfinite = 0;
-      const int failed = eliminate_chunk(chunk, n, k0, m, as, bs, cs, ds, nonfinite);
       ra(ls, 2 * t) = chunk.alpha(0);
       rb(ls, 2 * t) = Matrix(1);
       rc(ls, 2 * t) = chunk.gamma(0);
@@ -214,19 +310,31 @@ struct PartitionedKernel {
   }
 };
 
-template <class ExecSpace, class Matrix, class Value, class MatrixBatch, class Rhs, class X, class Maker>
+template <class ExecSpace, class Matrix, class Value, int StagePeriod, class MatrixBatch, class Rhs, class X,
+          class Maker>
 void launch(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, const X& x,
             const StatusView<typename ExecSpace::memory_space>& status, const Plan& p, const Maker& make_chunk) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const index_type P = p.threads_per_system, S = p.systems_per_team, R = 2 * P;
-  using Kernel = PartitionedKernel<ExecSpace, Matrix, Value, typename MatrixBatch::vector_type,
-                                   typename MatrixBatch::vector_type, typename MatrixBatch::vector_type, Rhs, X, Maker>;
+  using Vector = typename MatrixBatch::vector_type;
+  using Kernel = PartitionedKernel<ExecSpace, Matrix, Value, Vector, Vector, Vector, Rhs, X, Maker, StagePeriod>;
   const Kernel kernel{nsys, n, P, S, R, matrix.lower, matrix.diag, matrix.upper, rhs, x, status, make_chunk};
   const index_type league = (nsys + S - 1) / S;
   Policy policy(exec, static_cast<int>(league), p.team_size);
-  policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(S, R)));
+  policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(S, n, R)));
   Kokkos::parallel_for("tridiag::partitioned::solve", policy, kernel);
+}
+
+/// Register chunks of M rows, staged in scratch or not.
+template <class ExecSpace, class Matrix, class Value, int M, class MatrixBatch, class Rhs, class X>
+void launch_registers(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, const X& x,
+                      const StatusView<typename ExecSpace::memory_space>& status, const Plan& p) {
+  if (p.staged) {
+    launch<ExecSpace, Matrix, Value, M>(exec, matrix, rhs, x, status, p, RegisterChunkMaker<Matrix, Value, M>{});
+  } else {
+    launch<ExecSpace, Matrix, Value, 0>(exec, matrix, rhs, x, status, p, RegisterChunkMaker<Matrix, Value, M>{});
+  }
 }
 
 }  // namespace impl
@@ -247,7 +355,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
           ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0 || n == 0) return;
-  const Plan p = plan(exec, nsys, n, opts);
+  const Plan p = plan(exec, nsys, n, opts, 3 * sizeof(MatrixScalar) + sizeof(RhsScalar));
   {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
     const int max_team =
@@ -260,11 +368,9 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
   if (p.register_rows == 8) {
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p,
-                                           impl::RegisterChunkMaker<Matrix, Value, 8>{});
+    impl::launch_registers<ExecSpace, Matrix, Value, 8>(exec, matrix, rhs, x, status, p);
   } else if (p.register_rows == 16) {
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p,
-                                           impl::RegisterChunkMaker<Matrix, Value, 16>{});
+    impl::launch_registers<ExecSpace, Matrix, Value, 16>(exec, matrix, rhs, x, status, p);
   } else {
     using Work = BatchVector<Matrix, Layout, MemorySpace>;
     const Layout map(nsys, n);
@@ -274,7 +380,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                   map);
     };
     const Work alpha = alloc("tridiag::partitioned::alpha"), gamma = alloc("tridiag::partitioned::gamma");
-    impl::launch<ExecSpace, Matrix, Value>(
+    impl::launch<ExecSpace, Matrix, Value, 0>(
         exec, matrix, rhs, x, status, p,
         impl::WorkspaceChunkMaker<Work, std::remove_cv_t<std::remove_reference_t<decltype(x)>>>{alpha, gamma, x});
   }

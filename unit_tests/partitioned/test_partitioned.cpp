@@ -15,6 +15,7 @@ using Configs = to_gtest<product<RealScalars, list<layouts::Flat, layouts::Inter
 TYPED_TEST_SUITE(PartitionedSolve, Configs, ConfigNames);
 
 using Storage = partitioned::Options::ChunkStorage;
+using Staging = partitioned::Options::Staging;
 
 template <class C>
 SolvedBatch<typename C::scalar> solve_batch(const HostBatch<typename C::scalar>& h, const partitioned::Options& opts) {
@@ -36,11 +37,15 @@ TYPED_TEST(PartitionedSolve, MatchesOracleForEverySplit) {
   for (index_type n : {1, 2, 3, 4, 5, 7, 16, 17, 31, 64, 100, 127, 512, 1000}) {
     for (int P : {0, 1, 2, 3, 7, 16, 64}) {
       if (P > max_team || (P > 0 && P > std::max<index_type>(1, n / 2))) continue;
-      for (Storage storage : {Storage::automatic, Storage::registers, Storage::workspace}) {
+      for (auto [storage, staging] : {std::pair{Storage::automatic, Staging::automatic},
+                                       std::pair{Storage::registers, Staging::global},
+                                       std::pair{Storage::registers, Staging::scratch},
+                                       std::pair{Storage::workspace, Staging::automatic}}) {
         partitioned::Options opts;
         opts.threads_per_system = P;
         opts.systems_per_team = P > 0 ? std::max(1, max_team / std::max(P, 1) / 2) : 0;
         opts.chunk_storage = storage;
+        opts.staging = staging;
         const index_type chunk = P > 0 ? (n + P - 1) / P : 0;
         if (storage == Storage::registers && (P == 0 || chunk > 16)) continue;
         for (index_type systems : {1, 37}) {
@@ -49,7 +54,8 @@ TYPED_TEST(PartitionedSolve, MatchesOracleForEverySplit) {
           for (index_type s = 0; s < systems; ++s) ASSERT_EQ(r.status[s], 0) << "system " << s << ", n = " << n;
           expect_matches_oracle(h, r.x,
                                 "n = " + std::to_string(n) + ", P = " + std::to_string(P) + ", storage " +
-                                    std::to_string(static_cast<int>(storage)));
+                                    std::to_string(static_cast<int>(storage)) + ", staging " +
+                                    std::to_string(static_cast<int>(staging)));
           if (this->HasFailure()) return;
         }
       }
@@ -69,29 +75,38 @@ TYPED_TEST(PartitionedSolve, PoissonSystems) {
 
 TYPED_TEST(PartitionedSolve, FailedSystemsAreReportedAndNeighboursUntouched) {
   using S = typename TypeParam::scalar;
-  const int max_team = max_team_size<typename TypeParam::exec>();
-  const index_type systems = 6, n = 40;
-  partitioned::Options opts;
-  opts.threads_per_system = std::min(max_team, 2);
-  opts.systems_per_team = 1;
-  auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
-  const auto clean = solve_batch<TypeParam>(h, opts);
-  h.at(h.a, 1, 30) = 0;  // zero row: a pivot at row 31 (or an interface row next to it) fails
-  h.at(h.b, 1, 30) = 0;
-  h.at(h.c, 1, 30) = 0;
-  h.at(h.d, 4, 12) = std::numeric_limits<S>::infinity();
-  const auto r = solve_batch<TypeParam>(h, opts);
-  EXPECT_GT(r.status[1], 0);
-  EXPECT_EQ(r.status[4], -13);
-  for (index_type s = 0; s < systems; ++s)
-    for (index_type i = 0; i < n; ++i) {
-      if (s == 1 || s == 4) {
-        EXPECT_TRUE(std::isnan(r.x[s * n + i])) << "system " << s << " row " << i;
-      } else {
-        EXPECT_EQ(r.status[s], 0);
-        EXPECT_EQ(r.x[s * n + i], clean.x[s * n + i]) << "neighbour " << s << " changed";
-      }
+  const int P = std::min(max_team_size<typename TypeParam::exec>(), 2);
+  const index_type systems = 6;
+  // Chunks in global workspace (n = 40), and register chunks staged in team scratch (n = 16 P).
+  for (bool staged : {false, true}) {
+    const index_type n = staged ? 16 * P : 40;
+    partitioned::Options opts;
+    opts.threads_per_system = P;
+    opts.systems_per_team = 1;
+    if (staged) {
+      opts.chunk_storage = Storage::registers;
+      opts.staging = Staging::scratch;
     }
+    auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+    const auto clean = solve_batch<TypeParam>(h, opts);
+    const index_type zero_row = n * 3 / 4;  // a zero row: its pivot (or an interface row next to it) fails
+    h.at(h.a, 1, zero_row) = 0;
+    h.at(h.b, 1, zero_row) = 0;
+    h.at(h.c, 1, zero_row) = 0;
+    h.at(h.d, 4, 12) = std::numeric_limits<S>::infinity();
+    const auto r = solve_batch<TypeParam>(h, opts);
+    EXPECT_GT(r.status[1], 0) << "staged " << staged;
+    EXPECT_EQ(r.status[4], -13) << "staged " << staged;
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < n; ++i) {
+        if (s == 1 || s == 4) {
+          EXPECT_TRUE(std::isnan(r.x[s * n + i])) << "system " << s << " row " << i << ", staged " << staged;
+        } else {
+          EXPECT_EQ(r.status[s], 0);
+          EXPECT_EQ(r.x[s * n + i], clean.x[s * n + i]) << "neighbour " << s << " changed, staged " << staged;
+        }
+      }
+  }
 }
 
 template <class C>
