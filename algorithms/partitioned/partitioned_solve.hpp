@@ -211,12 +211,36 @@ struct PartitionedKernel {
       const index_type first = member.league_rank() * S;
       const int count = static_cast<int>((nsys - first < S ? nsys - first : S) * n);
       const int rows = static_cast<int>(n);
-      for (int e = member.team_rank(); e < count; e += member.team_size()) {
-        const int q = e / rows, i = e - q * rows, k = i + i / StagePeriod;
-        sa(q, k) = a(first + q, i);
-        sb(q, k) = b(first + q, i);
-        sc(q, k) = c(first + q, i);
-        sd(q, k) = rhs(first + q, i);
+      // U rows per thread and array in flight before the first store to scratch: one load after
+      // another (a load, then its store) would leave one memory latency per row exposed.
+      constexpr int U = sizeof(Matrix) >= 8 ? 4 : 8;
+      const int stride = member.team_size();
+      for (int base = member.team_rank(); base < count; base += U * stride) {
+        Matrix va[U], vb[U], vc[U];
+        Value vd[U];
+        int slot[U], local[U];
+        TRIDIAG_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const int e = base + u * stride;
+          if (e < count) {
+            const int q = e / rows, i = e - q * rows;
+            local[u] = q;
+            slot[u] = i + i / StagePeriod;
+            va[u] = a(first + q, i);
+            vb[u] = b(first + q, i);
+            vc[u] = c(first + q, i);
+            vd[u] = rhs(first + q, i);
+          }
+        }
+        TRIDIAG_UNROLL
+        for (int u = 0; u < U; ++u) {
+          if (base + u * stride < count) {
+            sa(local[u], slot[u]) = va[u];
+            sb(local[u], slot[u]) = vb[u];
+            sc(local[u], slot[u]) = vc[u];
+            sd(local[u], slot[u]) = vd[u];
+          }
+        }
       }
       member.team_barrier();
       using MRows = StagedRows<MatrixScratch, StagePeriod>;
