@@ -15,6 +15,8 @@
 #include <tridiag/algorithms/thomas/serial_thomas.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/algorithms/thomas/thomas_factorization.hpp>
+#include <tridiag/algorithms/thomas/constant_coefficients.hpp>
+#include <tridiag/algorithms/thomas/size_aware_solve.hpp>
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 #include <tridiag/algorithms/cyclic/cyclic_solve.hpp>
 #include <tridiag/algorithms/pivoting/pivoting_solve.hpp>

@@ -5,19 +5,20 @@
 //   thomas::solve_padded   variable batch in padded storage, stops at each n_s (NCP);
 //   thomas::solve_ragged   variable batch in offset-indexed storage (NCP, no padding at all).
 // A CP solve of a variable batch is thomas::solve on a padded batch prepared by
-// layouts::pad_matrix. All calls are asynchronous on `exec` (no hidden fence), validate shapes on
-// the host first and throw tridiag::invalid_argument without writing anything on a mismatch.
-
-#include <string>
-#include <type_traits>
+// layouts::pad_matrix; the size-aware variant is thomas::solve_size_aware (size_aware_solve.hpp)
+// and constant-coefficient batches have thomas::solve_constant (constant_coefficients.hpp).
+// All calls are asynchronous on `exec` (no hidden fence), validate shapes on the host first and
+// throw tridiag::invalid_argument without writing anything on a mismatch.
 
 #include <Kokkos_Core.hpp>
-
+#include <climits>
+#include <string>
 #include <tridiag/algorithms/thomas/serial_thomas.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
+#include <type_traits>
 
 namespace tridiag::thomas {
 
@@ -25,7 +26,8 @@ namespace tridiag::thomas {
 template <class MatrixScalar, class Layout, class MemorySpace>
 using Workspace = BatchVector<std::remove_const_t<MatrixScalar>, Layout, MemorySpace>;
 
-/// Bytes of workspace a solve of `systems` x `rows` allocates when none is passed.
+/// Bytes of workspace a solve of `systems` x `rows` allocates on a GPU when none is passed (host
+/// execution spaces use one system's worth of scratch per thread instead).
 template <class MatrixScalar, class Layout>
 index_type workspace_bytes(index_type systems, index_type rows) {
   return Layout(systems, rows).required_span() * static_cast<index_type>(sizeof(MatrixScalar));
@@ -69,11 +71,43 @@ ThomasKernel<Sizes, A, B, C, D, X, G, Status> thomas_kernel(const Sizes& sizes, 
   return {sizes, a, b, c, d, x, g, status};
 }
 
+/// Row accessor of a rank-1 View (a thread's own scratch rows).
+template <class View>
+struct ViewRows {
+  View view;
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) operator()(index_type i) const { return view(i); }
+};
+
+/// The fixed-batch kernel on host execution spaces: one system per (one-thread) team, the
+/// modified upper diagonal in the thread's team scratch. The scratch is reused by every system
+/// the thread solves, so it stays in cache and never reaches memory: 5 values of memory traffic
+/// per unknown (a, b, c, d read, x written; x is re-read from cache) instead of 7 with a global
+/// workspace that is written back.
+template <class ExecSpace, class Matrix, class A, class B, class C, class D, class X, class Status>
+struct ThomasScratchKernel {
+  using Scratch = Kokkos::View<Matrix*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  index_type n;
+  A a;
+  B b;
+  C c;
+  D d;
+  X x;
+  Status status;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const index_type s = member.league_rank();
+    const Scratch g(member.team_scratch(0), n);
+    const int code = SerialThomas::invoke(n, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(d, s), rows_of(x, s),
+                                          ViewRows<Scratch>{g});
+    if (status.data() != nullptr) status(s) = code;
+  }
+};
+
 /// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
 template <class MatrixScalar, class Layout, class MemorySpace>
-Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(const char* where,
-                                                           const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
-                                                           const Workspace<MatrixScalar, Layout, MemorySpace>& given) {
+Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(
+    const char* where, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+    const Workspace<MatrixScalar, Layout, MemorySpace>& given) {
   using W = Workspace<MatrixScalar, Layout, MemorySpace>;
   if (given.storage().data() != nullptr) {
     require_same_shape(where, "workspace", given, "matrix", matrix.diag);
@@ -94,20 +128,38 @@ template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, cl
 void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
            const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
-           const StatusView<MemorySpace>& status = {},
-           Workspace<MatrixScalar, Layout, MemorySpace> workspace = {}) {
+           const StatusView<MemorySpace>& status = {}, Workspace<MatrixScalar, Layout, MemorySpace> workspace = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "thomas::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
-  workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
-  if (nsys == 0) return;
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  if constexpr (host) {
+    // Host without a caller's workspace: per-thread scratch (ThomasScratchKernel). Same
+    // arithmetic in the same order as the workspace kernel: bitwise the same results.
+    if (workspace.storage().data() == nullptr && nsys <= INT_MAX) {
+      if (nsys == 0) return;
+      using Matrix = std::remove_const_t<MatrixScalar>;
+      using Kernel = impl::ThomasScratchKernel<
+          ExecSpace, Matrix, typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
+          typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
+          typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
+          BatchVector<RhsScalar, Layout, MemorySpace>, BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>,
+          StatusView<MemorySpace>>;
+      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(nsys), 1);
+      policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(n)));
+      Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{n, a, b, c, rhs, x, status});
+      return;
+    }
+  }
+  workspace = impl::workspace_for(where, matrix, workspace);
+  if (nsys == 0) return;
   const auto g = workspace;
-  Kokkos::parallel_for(
-      "tridiag::thomas::solve", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      impl::thomas_kernel(impl::FixedSize{n}, a, b, c, rhs, x, g, status));
+  Kokkos::parallel_for("tridiag::thomas::solve",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+                       impl::thomas_kernel(impl::FixedSize{n}, a, b, c, rhs, x, g, status));
 }
 
 /// Variable batch in padded storage, NCP: system s is solved on its first sizes(s) rows only;
@@ -116,8 +168,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace, class Sizes>
 void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
                   const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
-                  const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
-                  const Sizes& sizes,
+                  const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x, const Sizes& sizes,
                   const StatusView<MemorySpace>& status = {},
                   Workspace<MatrixScalar, Layout, MemorySpace> workspace = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
@@ -134,20 +185,22 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
   if (nsys == 0) return;
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   const auto g = workspace;
-  Kokkos::parallel_for(
-      "tridiag::thomas::solve_padded", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-      impl::thomas_kernel(sizes, a, b, c, rhs, x, g, status));
+  Kokkos::parallel_for("tridiag::thomas::solve_padded",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+                       impl::thomas_kernel(sizes, a, b, c, rhs, x, g, status));
 }
 
 /// Variable batch in offset-indexed storage (NCP without padding). All vectors share one offsets
-/// View (same systems and sizes); x may be rhs.
+/// View (same systems and sizes); x may be rhs. `workspace` (optional, same offsets View) avoids
+/// an allocation, and the read of the total size that comes with it, per call.
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
 void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScalar, MemorySpace>& lower,
                   const layouts::RaggedVector<MatrixScalar, MemorySpace>& diag,
                   const layouts::RaggedVector<MatrixScalar, MemorySpace>& upper,
                   const layouts::RaggedVector<RhsScalar, MemorySpace>& rhs,
                   const layouts::RaggedVector<std::remove_const_t<RhsScalar>, MemorySpace>& x,
-                  const StatusView<MemorySpace>& status = {}) {
+                  const StatusView<MemorySpace>& status = {},
+                  layouts::RaggedVector<std::remove_const_t<MatrixScalar>, MemorySpace> workspace = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "thomas::solve_ragged: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::solve_ragged";
@@ -160,16 +213,21 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   same("upper", upper);
   same("rhs", rhs);
   same("x", x);
+  const bool given = workspace.storage().data() != nullptr;
+  if (given) same("workspace", workspace);
   tridiag::impl::check_status(where, status, diag.systems());
   const index_type nsys = diag.systems();
   if (nsys == 0) return;
   using Matrix = std::remove_const_t<MatrixScalar>;
-  index_type total = 0;
-  Kokkos::deep_copy(total, Kokkos::subview(offsets, nsys));
-  layouts::RaggedVector<Matrix, MemorySpace> g(
-      typename layouts::RaggedVector<Matrix, MemorySpace>::storage_type(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"), total),
-      offsets);
+  layouts::RaggedVector<Matrix, MemorySpace> g = workspace;
+  if (!given) {
+    index_type total = 0;
+    Kokkos::deep_copy(total, Kokkos::subview(offsets, nsys));
+    g = layouts::RaggedVector<Matrix, MemorySpace>(
+        typename layouts::RaggedVector<Matrix, MemorySpace>::storage_type(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"), total),
+        offsets);
+  }
   Kokkos::parallel_for(
       "tridiag::thomas::solve_ragged", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
       impl::thomas_kernel(impl::RaggedSizes<std::remove_cv_t<std::remove_reference_t<decltype(diag)>>>{diag}, lower,

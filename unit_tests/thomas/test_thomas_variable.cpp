@@ -6,8 +6,7 @@
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
 
-#include "reference/banded_lu.hpp"
-#include "test_support.hpp"
+#include "thomas/variable_checks.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -17,38 +16,6 @@ class ThomasVariable : public KokkosTest {};
 using Configs = to_gtest<product<RealScalars, list<layouts::Interleaved, layouts::BlockInterleaved<32>, layouts::Flat>,
                                  ExecSpaces>::type>::type;
 TYPED_TEST_SUITE(ThomasVariable, Configs, ConfigNames);
-
-/// Sizes uniform in [lo, hi], with an empty system and a single-row system mixed in.
-std::vector<index_type> random_sizes(index_type systems, index_type lo, index_type hi, std::uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_int_distribution<index_type> u(lo, hi);
-  std::vector<index_type> sizes(systems);
-  for (auto& n : sizes) n = u(gen);
-  if (systems > 3) {
-    sizes[1] = 0;
-    sizes[2] = 1;
-  }
-  return sizes;
-}
-
-/// Checks x_s (first sizes[s] rows of system s of the padded flat host array) against the oracle.
-template <class S>
-void expect_variable_solution(const HostBatch<S>& h, const std::vector<index_type>& sizes, const std::vector<S>& x,
-                              const std::string& what) {
-  const long double eps = eps_of<S>();
-  for (index_type s = 0; s < h.systems; ++s) {
-    const index_type n = sizes[s];
-    auto cut = [&](const std::vector<S>& v) {
-      return std::vector<long double>(v.begin() + s * h.rows, v.begin() + s * h.rows + n);
-    };
-    std::vector<long double> ref;
-    ASSERT_TRUE(banded_lu_solve(cut(h.a), cut(h.b), cut(h.c), cut(h.d), ref));
-    // Diagonally dominant with margin >= 0.5: cond_inf <= 2 max|row| / margin is small, so a
-    // plain n * eps bound (with headroom) is already tight enough to catch a wrong solver.
-    const long double bound = 64.0L * (n + 1) * eps;
-    EXPECT_TRUE(forward_error(x, s * h.rows, ref) <= bound) << what << ": system " << s << " (n = " << n << ")";
-  }
-}
 
 TYPED_TEST(ThomasVariable, PaddedNcpStopsAtEachSize) {
   using S = typename TypeParam::scalar;

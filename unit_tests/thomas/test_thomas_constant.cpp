@@ -1,0 +1,259 @@
+// Constant-coefficient batches (thomas::solve_constant, factorize_constant + solve): against the
+// long-double banded LU and LAPACK ?gtsv system by system, and bitwise against thomas::solve on
+// the batch with the constants filled in (the same arithmetic), one triple per system and one
+// triple for the whole batch, on every layout.
+
+#include <cstring>
+#include <tridiag/algorithms/thomas/constant_coefficients.hpp>
+
+#include "thomas/thomas_checks.hpp"
+
+namespace tridiag::test {
+namespace {
+
+template <class C>
+class ThomasConstant : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasConstant, Configs, ConfigNames);
+
+/// `triples` random triples (strictly diagonally dominant, or Poisson's (-1, 2, -1)) and a batch
+/// of `systems` whose system s has the constants of triple s % triples, random right-hand sides.
+template <class S>
+struct ConstantCase {
+  std::vector<S> a, b, c;  ///< one entry per triple
+  HostBatch<S> h;          ///< the same systems with the constants filled in
+};
+
+template <class S>
+ConstantCase<S> make_constant_case(index_type systems, index_type n, index_type triples, MatrixKind kind,
+                                   std::uint64_t seed) {
+  ConstantCase<S> k;
+  const auto draw = make_host_batch<S>(1, triples, kind, seed);  // one row per triple
+  k.a = draw.a;
+  k.b = draw.b;
+  k.c = draw.c;
+  k.h = make_host_batch<S>(systems, n, kind, seed + 1);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < n; ++i) {
+      const index_type t = s % triples;
+      k.h.at(k.h.a, s, i) = k.a[t];
+      k.h.at(k.h.b, s, i) = k.b[t];
+      k.h.at(k.h.c, s, i) = k.c[t];
+    }
+  return k;
+}
+
+template <class S, class M>
+thomas::ConstantCoefficients<S, M> upload_coefficients(const ConstantCase<S>& k) {
+  thomas::ConstantCoefficients<S, M> coefficients("coefficients", k.a.size());
+  auto host = Kokkos::create_mirror_view(coefficients);
+  for (std::size_t t = 0; t < k.a.size(); ++t) {
+    host(t, 0) = k.a[t];
+    host(t, 1) = k.b[t];
+    host(t, 2) = k.c[t];
+  }
+  Kokkos::deep_copy(coefficients, host);
+  return coefficients;
+}
+
+/// The three solves of a constant case, each on poisoned outputs (solve_poisoned also checks that
+/// the inputs stay unmodified and the layout padding unwritten).
+template <class C>
+struct ConstantSolves {
+  SolvedBatch<typename C::scalar> general, direct, factored;
+};
+
+template <class C>
+ConstantSolves<C> solve_three_ways(const ConstantCase<typename C::scalar>& k) {
+  using S = typename C::scalar;
+  using L = typename C::layout;
+  using M = typename C::memory;
+  const auto coefficients = upload_coefficients<S, M>(k);
+  ConstantSolves<C> r;
+  r.general = solve_poisoned<C>(k.h, [](const auto& exec, const auto& matrix, const auto& rhs, const auto& x,
+                                        const auto& status) { thomas::solve(exec, matrix, rhs, x, status); });
+  r.direct =
+      solve_poisoned<C>(k.h, [&](const auto& exec, const auto&, const auto& rhs, const auto& x, const auto& status) {
+        thomas::solve_constant(exec, coefficients, rhs, x, status);
+      });
+  r.factored =
+      solve_poisoned<C>(k.h, [&](const auto& exec, const auto&, const auto& rhs, const auto& x, const auto& status) {
+        thomas::ConstantFactorization<S, L, M> factors("f", static_cast<index_type>(k.a.size()), k.h.rows);
+        thomas::factorize_constant(exec, coefficients, factors);
+        thomas::solve(exec, factors, rhs, x, status);
+      });
+  return r;
+}
+
+template <class S>
+bool bitwise_equal(const std::vector<S>& u, const std::vector<S>& v) {
+  return u.size() == v.size() && (u.empty() || std::memcmp(u.data(), v.data(), u.size() * sizeof(S)) == 0);
+}
+
+template <class C>
+void check_constant_case(index_type systems, index_type n, index_type triples, MatrixKind kind) {
+  using S = typename C::scalar;
+  const std::string what = std::to_string(systems) + " x " + std::to_string(n) + ", " + std::to_string(triples) +
+                           (triples == 1 ? " triple" : " triples");
+  const auto k = make_constant_case<S>(systems, n, triples, kind, test_seed() + 131 * n + systems + triples);
+  const auto r = solve_three_ways<C>(k);
+  for (index_type s = 0; s < systems; ++s) {
+    ASSERT_EQ(r.direct.status[s], 0) << what << ": system " << s;
+    ASSERT_EQ(r.factored.status[s], 0) << what << ": system " << s;
+  }
+  EXPECT_TRUE(bitwise_equal(r.direct.x, r.general.x)) << what << ": solve_constant differs from thomas::solve";
+  EXPECT_TRUE(bitwise_equal(r.factored.x, r.general.x)) << what << ": factorized differs from thomas::solve";
+  expect_matches_oracle(k.h, r.direct.x, "solve_constant " + what);
+}
+
+TYPED_TEST(ThomasConstant, OneTriplePerSystemMatchesOracleAndGeneralSolver) {
+  for (index_type n : {1, 2, 3, 5, 7, 13, 31, 64, 97, 128, 257, 512})
+    for (index_type systems : {1, 37, 70}) {
+      check_constant_case<TypeParam>(systems, n, systems, MatrixKind::diagonally_dominant);
+      if (this->HasFailure()) return;
+    }
+}
+
+TYPED_TEST(ThomasConstant, OneTripleForTheWholeBatch) {
+  for (index_type n : {1, 2, 3, 11, 64, 200, 512})
+    for (index_type systems : {1, 45}) {
+      check_constant_case<TypeParam>(systems, n, 1, MatrixKind::diagonally_dominant);
+      if (this->HasFailure()) return;
+    }
+  check_constant_case<TypeParam>(36, 50, 12, MatrixKind::diagonally_dominant);  // triple s % 12
+}
+
+TYPED_TEST(ThomasConstant, PoissonMinusOneTwoMinusOne) {
+  for (index_type n : {2, 3, 97, 256, 512}) {
+    check_constant_case<TypeParam>(33, n, 1, MatrixKind::poisson);
+    if (this->HasFailure()) return;
+  }
+}
+
+TYPED_TEST(ThomasConstant, EmptyBatchesAndEmptySystems) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  for (auto shape : {std::pair<index_type, index_type>{0, 10}, {10, 0}, {0, 0}}) {
+    const auto k = make_constant_case<S>(shape.first, shape.second, 1, MatrixKind::diagonally_dominant, 5);
+    const auto coefficients = upload_coefficients<S, M>(k);
+    const auto r = solve_poisoned<TypeParam>(
+        k.h, [&](const auto& exec, const auto&, const auto& rhs, const auto& x, const auto& status) {
+          thomas::solve_constant(exec, coefficients, rhs, x, status);
+        });
+    for (int code : r.status) EXPECT_EQ(code, 0);
+  }
+}
+
+TYPED_TEST(ThomasConstant, FailedTriplesAreReportedAndLeaveTheirNeighboursExact) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const index_type systems = 9, n = 12;
+  auto k = make_constant_case<S>(systems, n, systems, MatrixKind::diagonally_dominant, test_seed());
+  const auto clean = solve_three_ways<TypeParam>(k);
+  // System 2: zero diagonal (pivot 1). System 5: NaN in the right-hand side at row 8. System 7:
+  // w_2 = b - a c / b = 0 (a c = b^2), a zero pivot at row 2.
+  k.b[2] = 0;
+  k.a[7] = S(2);
+  k.b[7] = S(2);
+  k.c[7] = S(2);
+  for (index_type i = 0; i < n; ++i) {
+    k.h.at(k.h.b, 2, i) = 0;
+    k.h.at(k.h.a, 7, i) = k.h.at(k.h.b, 7, i) = k.h.at(k.h.c, 7, i) = S(2);
+  }
+  k.h.at(k.h.d, 5, 7) = std::numeric_limits<S>::quiet_NaN();
+  const auto r = solve_three_ways<TypeParam>(k);
+  for (const auto* solved : {&r.direct, &r.factored}) {
+    EXPECT_EQ(solved->status[2], 1);
+    EXPECT_EQ(solved->status[5], -8);
+    EXPECT_EQ(solved->status[7], 2);
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < n; ++i) {
+        const S v = solved->x[s * n + i];
+        if (s == 2 || s == 5 || s == 7) {
+          EXPECT_TRUE(std::isnan(v)) << "failed system " << s << " row " << i << " is not NaN";
+        } else {
+          ASSERT_EQ(solved->status[s], 0);
+          EXPECT_EQ(std::memcmp(&v, &clean.direct.x[s * n + i], sizeof(S)), 0) << "neighbour " << s << " changed";
+        }
+      }
+  }
+  // factorize_constant reports per triple.
+  const auto coefficients = upload_coefficients<S, M>(k);
+  thomas::ConstantFactorization<S, L, M> factors("f", systems, n);
+  StatusView<M> status("status", systems);
+  typename TypeParam::exec exec;
+  thomas::factorize_constant(exec, coefficients, factors, status);
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  EXPECT_EQ(st(2), 1);
+  EXPECT_EQ(st(7), 2);
+  EXPECT_EQ(st(5), 0);
+}
+
+TYPED_TEST(ThomasConstant, InPlaceWithWorkspaceAndRepeatedSolvesGiveTheSameBits) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto k = make_constant_case<S>(45, 33, 1, MatrixKind::diagonally_dominant, test_seed());
+  const auto reference = solve_three_ways<TypeParam>(k).general.x;
+  const auto coefficients = upload_coefficients<S, M>(k);
+  BatchVector<S, L, M> rhs("rhs", 45, 33);
+  thomas::Workspace<S, L, M> work("work", 45, 33);
+  thomas::ConstantFactorization<S, L, M> factors("f", 1, 33);
+  typename TypeParam::exec exec;
+  thomas::factorize_constant(exec, coefficients, factors);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    upload(k.h.d, rhs);
+    thomas::solve_constant(exec, coefficients, rhs, rhs, {}, work);
+    exec.fence();
+    EXPECT_TRUE(bitwise_equal(download(rhs), reference)) << "direct, in place, repeat " << repeat;
+    upload(k.h.d, rhs);
+    thomas::solve(exec, factors, rhs, rhs);
+    exec.fence();
+    EXPECT_TRUE(bitwise_equal(download(rhs), reference)) << "factorized, in place, repeat " << repeat;
+  }
+}
+
+TYPED_TEST(ThomasConstant, ShapeMismatchThrowsAndWritesNothing) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  typename TypeParam::exec exec;
+  const auto k = make_constant_case<S>(8, 16, 8, MatrixKind::diagonally_dominant, 3);
+  const auto coefficients = upload_coefficients<S, M>(k);
+  BatchVector<S, L, M> rhs("rhs", 8, 16), wrong_systems("x", 7, 16), wrong_rows("x", 8, 15), x("x", 8, 16);
+  fill_storage(wrong_systems, S(42));
+  fill_storage(wrong_rows, S(42));
+  fill_storage(x, S(42));
+  EXPECT_THROW(thomas::solve_constant(exec, coefficients, rhs, wrong_systems), tridiag::invalid_argument);
+  EXPECT_THROW(thomas::solve_constant(exec, coefficients, rhs, wrong_rows), tridiag::invalid_argument);
+  StatusView<M> short_status("status", 7);
+  EXPECT_THROW(thomas::solve_constant(exec, coefficients, rhs, x, short_status), tridiag::invalid_argument);
+  thomas::ConstantCoefficients<S, M> three("three", 3), none("none", 0);
+  EXPECT_THROW(thomas::solve_constant(exec, three, rhs, x), tridiag::invalid_argument);  // 3 does not divide 8
+  EXPECT_THROW(thomas::solve_constant(exec, none, rhs, x), tridiag::invalid_argument);
+  thomas::Workspace<S, L, M> small_work("work", 8, 15);
+  EXPECT_THROW(thomas::solve_constant(exec, coefficients, rhs, x, {}, small_work), tridiag::invalid_argument);
+  try {
+    thomas::solve_constant(exec, three, rhs, x);
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("8 systems"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("3 coefficient triples"), std::string::npos) << e.what();
+  }
+  // The factorized form: not computed, wrong rows, wrong triples.
+  thomas::ConstantFactorization<S, L, M> factors("f", 8, 16), other_rows("g", 8, 15), other_triples("h", 3, 16);
+  EXPECT_THROW(thomas::solve(exec, factors, rhs, x), tridiag::invalid_argument);
+  EXPECT_THROW(thomas::factorize_constant(exec, coefficients, other_triples), tridiag::invalid_argument);
+  thomas::factorize_constant(exec, coefficients, other_rows);
+  EXPECT_THROW(thomas::solve(exec, other_rows, rhs, x), tridiag::invalid_argument);
+  thomas::factorize_constant(exec, coefficients, factors);
+  EXPECT_THROW(thomas::solve(exec, factors, rhs, wrong_systems), tridiag::invalid_argument);
+  EXPECT_THROW(thomas::solve(exec, factors, rhs, x, short_status), tridiag::invalid_argument);
+  exec.fence();
+  for (S v : download(wrong_systems)) ASSERT_EQ(v, S(42));
+  for (S v : download(wrong_rows)) ASSERT_EQ(v, S(42));
+  for (S v : download(x)) ASSERT_EQ(v, S(42));
+}
+
+}  // namespace
+}  // namespace tridiag::test
