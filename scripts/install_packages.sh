@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build git pkg-config dpkg-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           liblapacke-dev liblapack-dev libopenblas-dev libfftw3-dev
-          python3-matplotlib)
+          python3-matplotlib python3-neuron)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

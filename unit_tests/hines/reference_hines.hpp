@@ -10,6 +10,7 @@ namespace tridiag::hines::test {
 
 /// Solves A x = rhs for a Hines matrix: row i has d[i] on the diagonal and a[i] (lower) at
 /// column parent[i]; row parent[i] has b[i] (upper) at column i; parent[i] < i, parent[0] = -1.
+/// A row with parent -1 is the root of its own tree (row 0 always; several make a forest).
 /// Returns x. No pivoting (Hines matrices from cables are diagonally dominant).
 inline std::vector<double> hines_solve_reference(const std::vector<double>& a,
                                                  const std::vector<double>& b,
@@ -21,6 +22,7 @@ inline std::vector<double> hines_solve_reference(const std::vector<double>& a,
   std::vector<long double> r(rhs.begin(), rhs.end());
   // Backward sweep: eliminate each row's upper entry in its parent's row, leaves first.
   for (std::size_t i = n; i-- > 1;) {
+    if (parent[i] < 0) continue;
     const long double factor = b[i] / dd[i];
     dd[parent[i]] -= factor * a[i];
     r[parent[i]] -= factor * r[i];
@@ -30,7 +32,7 @@ inline std::vector<double> hines_solve_reference(const std::vector<double>& a,
   if (n == 0) return x;
   r[0] /= dd[0];
   for (std::size_t i = 1; i < n; ++i) {
-    r[i] -= a[i] * r[parent[i]];
+    if (parent[i] >= 0) r[i] -= a[i] * r[parent[i]];
     r[i] /= dd[i];
   }
   for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<double>(r[i]);

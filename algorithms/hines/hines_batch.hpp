@@ -1,0 +1,185 @@
+#pragma once
+// The device-side description of a batch of Hines systems (one per neuron):
+//   Morphologies  the tree shapes: parent(m, i) of row i of morphology m, and its size n_m;
+//   HinesBatch    per neuron a morphology id (or one morphology for all), and the matrix
+//                 coefficients a, b, d as BatchVectors of any layout (v(s, i): row i of neuron s).
+// Row i of neuron s of morphology m reads (HinesSystem's convention, backward_euler.hpp)
+//   d(s,i) x(i) + a(s,i) x(parent(m,i)) + sum over children c of i: b(s,c) x(c) = rhs(s,i).
+//
+// Mixed morphologies share one padded batch: every morphology is padded to rows = the largest
+// size. Pad rows (n_m <= i < rows) have parent -1; the host helpers (hines_batch_builder.hpp) make
+// them identity rows (d = 1, a = b = 0, rhs = 0, so x = 0) and the solver solves them as the
+// diagonal rows they are (serial_hines.hpp), without walking the tree over them.
+//
+// Topology is checked once, on the host, when a Morphologies or a HinesBatch is built (STYLE
+// 6.5); the solver then trusts it. Both keep their Views private so that what the solver reads is
+// what was checked: change a topology by building a new object, never by writing into parent().
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/errors.hpp>
+#include <tridiag/core/types.hpp>
+#include <vector>
+
+namespace tridiag::hines {
+
+namespace impl {
+/// Throws unless every morphology's parents are a valid Hines numbering: for 0 <= i < sizes[m],
+/// -1 <= parent(m, i) < i; for sizes[m] <= i < rows, parent(m, i) = -1; 0 <= sizes[m] <= rows.
+/// `parent` is row-major (morphologies x rows), on the host.
+inline void check_topology(const char* where, const int* parent, const int* sizes, index_type count, index_type rows) {
+  for (index_type m = 0; m < count; ++m) {
+    require(sizes[m] >= 0 && sizes[m] <= rows, where, "morphology ", m, " has size ", sizes[m], ", the batch has ",
+            rows, " rows");
+    for (index_type i = 0; i < rows; ++i) {
+      const int p = parent[m * rows + i];
+      if (i < sizes[m]) {
+        require(p >= -1 && p < i, where, "morphology ", m, ": parent(", i, ") = ", p,
+                ", a Hines numbering needs -1 <= parent(i) < i");
+      } else {
+        require(p == -1, where, "morphology ", m, ": pad row ", i, " (size ", sizes[m], ") has parent ", p,
+                ", pad rows must have parent -1");
+      }
+    }
+  }
+}
+}  // namespace impl
+
+/// The tree shapes of a batch in MemorySpace. parent(m, i): parent row of row i of morphology m
+/// (row-major, morphologies x rows); sizes(m): its number of rows n_m; rows: the padded size.
+template <class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+class Morphologies {
+ public:
+  using memory_space = MemorySpace;
+  using parent_view = Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace>;
+  using size_view = Kokkos::View<int*, MemorySpace>;
+
+  Morphologies() = default;
+
+  /// Wraps the given Views after checking them on the host (one copy there, which fences):
+  /// throws tridiag::invalid_argument unless sizes has one entry per morphology and every
+  /// morphology is a valid Hines numbering (impl::check_topology).
+  Morphologies(const parent_view& parent, const size_view& sizes) : parent_(parent), sizes_(sizes) {
+    constexpr const char* where = "hines::Morphologies";
+    require(sizes.extent(0) == parent.extent(0), where, "sizes has ", sizes.extent(0), " entries, parent has ",
+            parent.extent(0), " morphologies");
+    auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parent);
+    auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
+    impl::check_topology(where, hp.data(), hs.data(), count(), rows());
+    host_sizes_.assign(hs.data(), hs.data() + hs.extent(0));
+  }
+
+  const parent_view& parent() const { return parent_; }
+  const size_view& sizes() const { return sizes_; }
+  /// sizes() on the host (kept from the check, for host helpers).
+  const std::vector<int>& host_sizes() const { return host_sizes_; }
+  index_type count() const { return static_cast<index_type>(parent_.extent(0)); }
+  index_type rows() const { return static_cast<index_type>(parent_.extent(1)); }
+
+ private:
+  parent_view parent_;
+  size_view sizes_;
+  std::vector<int> host_sizes_;
+};
+
+/// Builds Morphologies from host parent arrays (one per morphology, parent[0] = -1, p(i) < i),
+/// each padded with -1 to `rows` (default: the largest size). Throws tridiag::invalid_argument
+/// for an invalid numbering (naming morphology and row) or rows smaller than a morphology.
+template <class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+Morphologies<MemorySpace> make_morphologies(const std::vector<std::vector<int>>& parents, index_type rows = -1) {
+  constexpr const char* where = "hines::make_morphologies";
+  index_type largest = 0;
+  for (const auto& p : parents) largest = std::max<index_type>(largest, static_cast<index_type>(p.size()));
+  if (rows < 0) rows = largest;
+  require(rows >= largest, where, "rows = ", rows, " is less than the largest morphology (", largest, " rows)");
+  require(rows <= index_type(INT32_MAX), where, "rows = ", rows, " exceeds the int range of parent indices");
+  const index_type count = static_cast<index_type>(parents.size());
+  using Result = Morphologies<MemorySpace>;
+  typename Result::parent_view parent(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::parent"), count,
+                                      rows);
+  typename Result::size_view sizes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::sizes"), count);
+  auto hp = Kokkos::create_mirror_view(parent);
+  auto hs = Kokkos::create_mirror_view(sizes);
+  for (index_type m = 0; m < count; ++m) {
+    hs(m) = static_cast<int>(parents[m].size());
+    for (index_type i = 0; i < rows; ++i) hp(m, i) = i < hs(m) ? parents[m][i] : -1;
+  }
+  // Checked before anything reaches the device, so that a bad numbering leaves nothing behind.
+  impl::check_topology(where, hp.data(), hs.data(), count, rows);
+  Kokkos::deep_copy(parent, hp);
+  Kokkos::deep_copy(sizes, hs);
+  return Result(parent, sizes);
+}
+
+/// Row accessor of one morphology's parent array: parents(i) = parent(m, i).
+template <class ParentView>
+struct MorphologyRows {
+  ParentView parent;
+  int morphology;
+  KOKKOS_FORCEINLINE_FUNCTION int operator()(index_type i) const { return parent(morphology, i); }
+};
+
+/// A batch of Hines matrices: neuron s has morphology morphology_of(s) (or 0 for every neuron
+/// when morphology_of is empty: one morphology for the whole batch) and coefficients a(s, i),
+/// b(s, i), d(s, i) in any layout (padding rows included, see the file comment).
+template <class Scalar, class Layout, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+class HinesBatch {
+ public:
+  using scalar_type = Scalar;
+  using layout_type = Layout;
+  using memory_space = MemorySpace;
+  using vector_type = BatchVector<Scalar, Layout, MemorySpace>;
+  using morphology_view = Kokkos::View<int*, MemorySpace>;
+
+  HinesBatch() = default;
+
+  /// Every neuron has the one morphology of `morphologies` (which must hold exactly one, or none
+  /// for an empty batch).
+  HinesBatch(const Morphologies<MemorySpace>& morphologies, const vector_type& a, const vector_type& b,
+             const vector_type& d)
+      : HinesBatch(morphologies, morphology_view(), a, b, d) {}
+
+  /// Neuron s has morphology morphology_of(s). Throws tridiag::invalid_argument unless a, b and d
+  /// have one shape, their rows equal morphologies.rows(), morphology_of has one entry per neuron
+  /// (or is empty, with one morphology) and every id lies in [0, morphologies.count()): the ids
+  /// are checked on the host (one copy there, which fences).
+  HinesBatch(const Morphologies<MemorySpace>& morphologies, const morphology_view& morphology_of, const vector_type& a,
+             const vector_type& b, const vector_type& d)
+      : morphologies_(morphologies), morphology_of_(morphology_of), a_(a), b_(b), d_(d) {
+    constexpr const char* where = "hines::HinesBatch";
+    require_same_shape(where, "a", a, "d", d);
+    require_same_shape(where, "b", b, "d", d);
+    require(d.rows() == morphologies.rows(), where, "the coefficients have ", d.rows(),
+            " rows, the morphologies are padded to ", morphologies.rows());
+    if (morphology_of.data() == nullptr) {
+      require(morphologies.count() == 1 || (morphologies.count() == 0 && d.systems() == 0), where,
+              "no morphology ids given for ", d.systems(), " neurons, but there are ", morphologies.count(),
+              " morphologies (one is needed)");
+      return;
+    }
+    require(static_cast<index_type>(morphology_of.extent(0)) == d.systems(), where, "morphology_of has ",
+            morphology_of.extent(0), " entries, the batch has ", d.systems(), " neurons");
+    auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), morphology_of);
+    for (index_type s = 0; s < d.systems(); ++s)
+      require(ids(s) >= 0 && ids(s) < morphologies.count(), where, "neuron ", s, " has morphology id ", ids(s),
+              ", there are ", morphologies.count(), " morphologies");
+  }
+
+  const Morphologies<MemorySpace>& morphologies() const { return morphologies_; }
+  /// Empty when every neuron has morphology 0.
+  const morphology_view& morphology_of() const { return morphology_of_; }
+  const vector_type& a() const { return a_; }  ///< lower: A(i, parent(i))
+  const vector_type& b() const { return b_; }  ///< upper: A(parent(i), i)
+  const vector_type& d() const { return d_; }  ///< diagonal
+  index_type systems() const { return d_.systems(); }
+  index_type rows() const { return d_.rows(); }
+
+ private:
+  Morphologies<MemorySpace> morphologies_;
+  morphology_view morphology_of_;
+  vector_type a_, b_, d_;
+};
+
+}  // namespace tridiag::hines

@@ -1,0 +1,249 @@
+#pragma once
+// Host entry of the batched Hines solver (cuHinesBatch, ICCS 2017):
+//   hines::solve(exec, batch, rhs, x, status, workspace, algorithm)
+// one neuron per thread, SerialHines (serial_hines.hpp) on each, in one of two kernels:
+//   algo::PerNeuron        RangePolicy over the neurons; every layout. Interleaved or
+//                          BlockInterleaved<32> on a GPU (neighbouring threads read neighbouring
+//                          addresses), Flat or BlockInterleaved<8> on host cores.
+//   algo::BlockShared<BS>  the seed's Block-Shared variant: a team per BS neurons that keeps
+//                          their right-hand side / solution in team scratch while both sweeps
+//                          read and write it, and touches global x once to write it. Pairs with
+//                          BlockInterleaved<BS>. Scratch is BS * rows values: level 0 (on-chip
+//                          shared memory on a GPU) where that fits, else level 1 (global memory,
+//                          where it gains nothing).
+// Both run exactly the same operations per neuron: results are bitwise equal across kernels,
+// layouts, groupings and runs.
+//
+// Asynchronous on `exec` (no hidden fence). Shapes are checked on the host first and a mismatch
+// throws tridiag::invalid_argument before anything is written; the topology was checked when the
+// batch was built (hines_batch.hpp).
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <tridiag/algorithms/hines/hines_batch.hpp>
+#include <tridiag/algorithms/hines/hines_batch_builder.hpp>  // host helpers come with the entry
+#include <tridiag/algorithms/hines/serial_hines.hpp>
+#include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/errors.hpp>
+#include <tridiag/core/status.hpp>
+#include <type_traits>
+
+namespace tridiag::hines {
+
+/// The kernels hines::solve can run (tags; name() fills perf CSV columns).
+namespace algo {
+/// One thread per neuron, RangePolicy.
+struct PerNeuron {
+  static constexpr const char* name() { return "hines"; }
+};
+/// A team per BlockSize neurons, their rhs / x staged in team scratch.
+template <int BlockSize>
+struct BlockShared {
+  static_assert(BlockSize > 0, "hines::algo::BlockShared: BlockSize must be positive");
+  static constexpr int block_size = BlockSize;
+  static constexpr const char* name() { return "hines_block_shared"; }
+};
+}  // namespace algo
+
+/// Scratch of hines::solve: the eliminated diagonal, one matrix scalar per row.
+template <class MatrixScalar, class Layout, class MemorySpace>
+using Workspace = BatchVector<std::remove_const_t<MatrixScalar>, Layout, MemorySpace>;
+
+/// Team scratch (bytes) algo::BlockShared<BlockSize> needs per team for a batch of `rows` rows.
+template <int BlockSize, class Value>
+std::size_t block_shared_scratch_bytes(index_type rows) {
+  return static_cast<std::size_t>(BlockSize) * static_cast<std::size_t>(rows) * sizeof(Value);
+}
+
+namespace impl {
+
+/// The morphology of neuron s: its id, or 0 when the batch has one morphology for all.
+template <class Ids>
+KOKKOS_FORCEINLINE_FUNCTION int morphology_of(const Ids& ids, index_type s) {
+  return ids.data() != nullptr ? ids(s) : 0;
+}
+
+/// Kernel of algo::PerNeuron (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
+template <class Parent, class Sizes, class Ids, class A, class B, class D, class R, class X, class W, class Status>
+struct PerNeuronKernel {
+  index_type rows;
+  Parent parent;
+  Sizes sizes;
+  Ids ids;
+  A a;
+  B b;
+  D d;
+  R rhs;
+  X x;
+  W w;
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int m = morphology_of(ids, s);
+    const int code = SerialHines::invoke(sizes(m), rows, MorphologyRows<Parent>{parent, m}, rows_of(a, s),
+                                         rows_of(b, s), rows_of(d, s), rows_of(rhs, s), rows_of(x, s), rows_of(w, s));
+    if (status.data() != nullptr) status(s) = code;
+  }
+};
+
+/// Rows of neuron t of a team's block in scratch, interleaved like BlockInterleaved<BlockSize>
+/// (row i of the block's neurons contiguous: conflict-free shared-memory banks on a GPU).
+template <class Scratch, int BlockSize>
+struct ScratchRows {
+  Scratch scratch;
+  int t;
+  KOKKOS_FORCEINLINE_FUNCTION auto& operator()(index_type i) const { return scratch(i * BlockSize + t); }
+};
+
+/// Kernel of algo::BlockShared<BlockSize>: league rank r owns neurons [r BS, r BS + BS).
+template <int BlockSize, class Scratch, class Parent, class Sizes, class Ids, class A, class B, class D, class R,
+          class X, class W, class Status>
+struct BlockSharedKernel {
+  index_type systems, rows;
+  int level;
+  Parent parent;
+  Sizes sizes;
+  Ids ids;
+  A a;
+  B b;
+  D d;
+  R rhs;
+  X x;
+  W w;
+  Status status;
+
+  /// One neuron of the team's block; the team's threads share out the block's neurons.
+  struct Neuron {
+    const BlockSharedKernel& k;
+    Scratch scratch;
+    index_type first;
+    KOKKOS_INLINE_FUNCTION void operator()(const int t) const {
+      const index_type s = first + t;
+      if (s >= k.systems) return;
+      const int m = morphology_of(k.ids, s);
+      const ScratchRows<Scratch, BlockSize> staged{scratch, t};
+      const int code =
+          SerialHines::invoke(k.sizes(m), k.rows, MorphologyRows<Parent>{k.parent, m}, rows_of(k.a, s), rows_of(k.b, s),
+                              rows_of(k.d, s), rows_of(k.rhs, s), staged, rows_of(k.w, s));
+      for (index_type i = 0; i < k.rows; ++i) k.x(s, i) = staged(i);
+      if (k.status.data() != nullptr) k.status(s) = code;
+    }
+  };
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const Scratch scratch(member.team_scratch(level), static_cast<std::size_t>(BlockSize) * rows);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, BlockSize),
+                         Neuron{*this, scratch, static_cast<index_type>(member.league_rank()) * BlockSize});
+  }
+};
+
+/// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
+template <class W>
+W workspace_for(const char* where, index_type systems, index_type rows, const W& given) {
+  if (given.storage().data() != nullptr) {
+    require(given.systems() == systems && given.rows() == rows, where, "workspace is ", given.systems(), " systems x ",
+            given.rows(), " rows, the batch ", systems, " x ", rows);
+    return given;
+  }
+  const typename W::layout_type map(systems, rows);
+  return W(typename W::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::workspace"),
+                                    map.required_span()),
+           map);
+}
+}  // namespace impl
+
+/// Solves A x = rhs for every neuron of the batch (one thread per neuron, `algorithm` picks the
+/// kernel; see the file comment). x may be the same BatchVector as rhs (in place); x's pad rows
+/// get rhs / d (0 for batches from make_problem). `status` (optional, one int per neuron) gets
+/// each neuron's code (SerialHines::invoke); a failed neuron's x is NaN on every row, the others
+/// are unaffected. `workspace` (optional, the batch's shape) avoids an allocation per call inside
+/// a time loop. a, b, d and rhs are never written (unless x is rhs).
+/// Throws tridiag::invalid_argument, before writing anything, when rhs, x, status or workspace
+/// do not match the batch, or (BlockShared) the block's scratch exceeds what the space offers.
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace,
+          class Algorithm = algo::PerNeuron>
+void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
+           const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
+           const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
+           const StatusView<MemorySpace>& status = {}, Workspace<MatrixScalar, Layout, MemorySpace> workspace = {},
+           Algorithm algorithm = {}) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "hines::solve: the batch's memory space is not accessible from ExecSpace");
+  constexpr const char* where = "hines::solve";
+  const auto& d = batch.d();
+  require_same_shape(where, "rhs", rhs, "matrix", d);
+  require_same_shape(where, "x", x, "matrix", d);
+  tridiag::impl::check_status(where, status, batch.systems());
+  const index_type systems = batch.systems(), rows = batch.rows();
+  using Value = std::remove_const_t<RhsScalar>;
+  using Parent = typename Morphologies<MemorySpace>::parent_view;
+  using Sizes = typename Morphologies<MemorySpace>::size_view;
+  using Ids = typename HinesBatch<MatrixScalar, Layout, MemorySpace>::morphology_view;
+  using Vector = typename HinesBatch<MatrixScalar, Layout, MemorySpace>::vector_type;
+  using RhsVector = BatchVector<RhsScalar, Layout, MemorySpace>;
+  using XVector = BatchVector<Value, Layout, MemorySpace>;
+  using WVector = Workspace<MatrixScalar, Layout, MemorySpace>;
+  (void)algorithm;  // a tag: its type chooses the kernel
+
+  if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
+    workspace = impl::workspace_for(where, systems, rows, workspace);
+    if (systems == 0) return;
+    const impl::PerNeuronKernel<Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
+                                StatusView<MemorySpace>>
+        kernel{rows,
+               batch.morphologies().parent(),
+               batch.morphologies().sizes(),
+               batch.morphology_of(),
+               batch.a(),
+               batch.b(),
+               d,
+               rhs,
+               x,
+               workspace,
+               status};
+    Kokkos::parallel_for("tridiag::hines::solve",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, systems), kernel);
+  } else {
+    constexpr int BS = Algorithm::block_size;
+    const std::size_t bytes = block_shared_scratch_bytes<BS, Value>(rows);
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const int level = bytes <= static_cast<std::size_t>(Policy::scratch_size_max(0)) ? 0 : 1;
+    require(bytes <= static_cast<std::size_t>(Policy::scratch_size_max(level)), where, "a block of ", BS,
+            " neurons of ", rows, " rows needs ", bytes, " bytes of team scratch, ", ExecSpace::name(), " offers ",
+            Policy::scratch_size_max(level), ": use a smaller block or algo::PerNeuron");
+    const index_type league = (systems + BS - 1) / BS;
+    require(league <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
+    workspace = impl::workspace_for(where, systems, rows, workspace);
+    if (systems == 0) return;
+    using Scratch = Kokkos::View<Value*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+    const impl::BlockSharedKernel<BS, Scratch, Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
+                                  StatusView<MemorySpace>>
+        kernel{systems,
+               rows,
+               level,
+               batch.morphologies().parent(),
+               batch.morphologies().sizes(),
+               batch.morphology_of(),
+               batch.a(),
+               batch.b(),
+               d,
+               rhs,
+               x,
+               workspace,
+               status};
+    // Host teams of one thread: the league alone keeps the cores busy (as cyclic::solve).
+    int team = 1;
+    if (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+      Policy probe(exec, static_cast<int>(league), 1);
+      probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
+      team = std::min(BS, probe.team_size_max(kernel, Kokkos::ParallelForTag()));
+    }
+    Policy policy(exec, static_cast<int>(league), team);
+    policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for("tridiag::hines::solve_block_shared", policy, kernel);
+  }
+}
+
+}  // namespace tridiag::hines
