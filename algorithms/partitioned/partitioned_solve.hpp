@@ -10,7 +10,8 @@
 //    each thread consecutive rows: Flat (or BlockInterleaved with a small tile) is right,
 //    Interleaved is correct but slow here.
 //  * long systems (n from thousands to millions): chunks of any length with their coefficients in
-//    a global workspace; a team of up to `max_threads_per_system` threads per system.
+//    a global workspace; a team of up to 256 threads per system, or, when the systems are too
+//    few to fill a GPU that way, chunks spread over the whole device (split_solve.hpp).
 // Stable without pivoting for diagonally dominant matrices. Status codes as for Thomas: k > 0 bad
 // pivot at (1-based) row k (a chunk row or an interface row), -k first non-finite value at row k.
 
@@ -18,6 +19,7 @@
 #include <climits>
 #include <string>
 #include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
+#include <tridiag/algorithms/partitioned/split_solve.hpp>
 #include <tridiag/algorithms/partitioned/team_reduced_pcr.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/core/batch_vector.hpp>
@@ -40,6 +42,12 @@ struct Options {
   /// threads read addresses m rows apart and the L1 cache thrashes (26-28% of copy bandwidth on
   /// the H100, docs/performance.md).
   enum class Staging { automatic, scratch, global } staging = Staging::automatic;
+  /// Few long systems: cut every system into chunks of split_chunk_rows (>= 3) rows spread over
+  /// the whole device, the interface system solved by this solver again (split_solve.hpp), rather
+  /// than one team per system. Automatic: on GPUs when the chunks would not fit in registers and
+  /// the systems are too few to give the device a team each per 256 threads it runs.
+  enum class Split { automatic, always, never } split = Split::automatic;
+  int split_chunk_rows = 32;
 };
 
 /// What a solve will do, for benchmarks and logs.
@@ -47,7 +55,9 @@ struct Plan {
   int threads_per_system = 1, systems_per_team = 1, team_size = 1;
   int register_rows = 0;  ///< 8 or 16: chunk coefficients in registers; 0: in global workspace
   bool staged = false;    ///< register chunks read from / written to team scratch staging
+  bool split = false;     ///< chunks spread over the device by split_solve (the fields above: unused)
   std::string describe() const {
+    if (split) return "split across the device";
     return std::to_string(threads_per_system) + " threads/system, " + std::to_string(systems_per_team) +
            " systems/team, chunks in " +
            (register_rows ? "registers (" + std::to_string(register_rows) + ")" : "workspace") +
@@ -107,6 +117,13 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
     case Options::ChunkStorage::workspace:
       p.register_rows = 0;
       break;
+  }
+  if (n >= 2 * static_cast<index_type>(opts.split_chunk_rows)) {
+    if (opts.split == Options::Split::always) {
+      p.split = true;
+    } else if (opts.split == Options::Split::automatic && !host && p.register_rows == 0) {
+      p.split = systems * 256 < threads;
+    }
   }
   if (p.register_rows != 0 && opts.staging != Options::Staging::global && n >= 2) {
     const std::size_t limit = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
@@ -377,9 +394,18 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread > 0, where,
           "options must be non-negative (rows_per_thread positive): threads_per_system=", opts.threads_per_system,
           ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);
+  require(opts.split_chunk_rows >= 3, where, "split_chunk_rows must be at least 3 (got ", opts.split_chunk_rows,
+          "): shorter chunks would not shorten the interface system");
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0 || n == 0) return;
   const Plan p = plan(exec, nsys, n, opts, 3 * sizeof(MatrixScalar) + sizeof(RhsScalar));
+  if (p.split) {
+    impl::split_solve(exec, matrix, rhs, x, status, opts.split_chunk_rows,
+                      [&](const auto& reduced, const auto& reduced_rhs, const auto& reduced_x, const auto& reduced_status) {
+                        solve(exec, reduced, reduced_rhs, reduced_x, reduced_status, opts);
+                      });
+    return;
+  }
   {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
     const int max_team =

@@ -124,10 +124,67 @@ TYPED_TEST_SUITE(PartitionedLong, LongConfigs, ConfigNames);
 TYPED_TEST(PartitionedLong, OneSystemOfAMillionRowsAndAFewLongOnes) {
   for (auto shape : {std::pair<index_type, index_type>{1, 1000000}, {3, 100003}}) {
     const auto h = make_host_batch<double>(shape.first, shape.second, MatrixKind::diagonally_dominant, test_seed());
-    const auto r = solve_batch<TypeParam>(h, {});
-    for (int code : r.status) ASSERT_EQ(code, 0);
-    expect_matches_oracle(h, r.x, "n = " + std::to_string(shape.second));
+    // Automatic (on a GPU: split across the device, one team per system elsewhere), and split.
+    for (auto split : {partitioned::Options::Split::automatic, partitioned::Options::Split::always}) {
+      partitioned::Options opts;
+      opts.split = split;
+      const auto r = solve_batch<TypeParam>(h, opts);
+      for (int code : r.status) ASSERT_EQ(code, 0);
+      expect_matches_oracle(h, r.x, "n = " + std::to_string(shape.second) + ", split " +
+                                        std::to_string(static_cast<int>(split)));
+    }
   }
+}
+
+TYPED_TEST(PartitionedSolve, SplitAcrossTheDeviceMatchesOracle) {
+  using S = typename TypeParam::scalar;
+  for (int chunk_rows : {3, 4, 32}) {
+    for (index_type n : {6, 7, 64, 101, 1000, 5003}) {
+      if (n < 2 * chunk_rows) continue;
+      for (index_type systems : {1, 3}) {
+        partitioned::Options opts;
+        opts.split = partitioned::Options::Split::always;  // recursively, down to n < 2 chunk_rows
+        opts.split_chunk_rows = chunk_rows;
+        const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n + chunk_rows);
+        const auto r = solve_batch<TypeParam>(h, opts);
+        for (index_type s = 0; s < systems; ++s) ASSERT_EQ(r.status[s], 0) << "system " << s << ", n = " << n;
+        expect_matches_oracle(h, r.x, "split, n = " + std::to_string(n) + ", chunks of " + std::to_string(chunk_rows));
+        if (this->HasFailure()) return;
+      }
+    }
+  }
+  const auto poisson = make_host_batch<S>(2, 4096, MatrixKind::poisson, test_seed());
+  partitioned::Options opts;
+  opts.split = partitioned::Options::Split::always;
+  const auto r = solve_batch<TypeParam>(poisson, opts);
+  for (int code : r.status) ASSERT_EQ(code, 0);
+  expect_matches_oracle(poisson, r.x, "split, poisson n = 4096");
+}
+
+TYPED_TEST(PartitionedSolve, SplitReportsFailedSystemsAndLeavesNeighboursExact) {
+  using S = typename TypeParam::scalar;
+  const index_type systems = 5, n = 200;
+  partitioned::Options opts;
+  opts.split = partitioned::Options::Split::always;
+  opts.split_chunk_rows = 8;
+  auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  const auto clean = solve_batch<TypeParam>(h, opts);
+  h.at(h.a, 1, 150) = 0;  // a zero row: its pivot (or the interface row next to it) fails
+  h.at(h.b, 1, 150) = 0;
+  h.at(h.c, 1, 150) = 0;
+  h.at(h.d, 3, 12) = std::numeric_limits<S>::quiet_NaN();
+  const auto r = solve_batch<TypeParam>(h, opts);
+  EXPECT_GT(r.status[1], 0);
+  EXPECT_EQ(r.status[3], -13);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < n; ++i) {
+      if (s == 1 || s == 3) {
+        EXPECT_TRUE(std::isnan(r.x[s * n + i])) << "system " << s << " row " << i;
+      } else {
+        EXPECT_EQ(r.status[s], 0);
+        EXPECT_EQ(r.x[s * n + i], clean.x[s * n + i]) << "neighbour " << s << " changed";
+      }
+    }
 }
 
 TYPED_TEST(PartitionedSolve, BadOptionsAndShapesAreRejected) {
@@ -140,6 +197,10 @@ TYPED_TEST(PartitionedSolve, BadOptionsAndShapesAreRejected) {
   partitioned::Options opts;
   opts.threads_per_system = 1;
   opts.chunk_storage = Storage::registers;  // 100-row chunks cannot live in registers
+  EXPECT_THROW(partitioned::solve(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, {}, opts),
+               tridiag::invalid_argument);
+  opts = {};
+  opts.split_chunk_rows = 2;  // chunks of 2 rows would not shorten the interface system
   EXPECT_THROW(partitioned::solve(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, {}, opts),
                tridiag::invalid_argument);
   opts = {};
