@@ -18,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <tridiag/algorithms/hines/branch_schedule.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/types.hpp>
@@ -69,6 +70,7 @@ class Morphologies {
     auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
     impl::check_topology(where, hp.data(), hs.data(), count(), rows());
     host_sizes_.assign(hs.data(), hs.data() + hs.extent(0));
+    schedule_ = impl::make_branch_schedule<MemorySpace>(hp.data(), hs.data(), count(), rows());
   }
 
   const parent_view& parent() const { return parent_; }
@@ -77,11 +79,14 @@ class Morphologies {
   const std::vector<int>& host_sizes() const { return host_sizes_; }
   index_type count() const { return static_cast<index_type>(parent_.extent(0)); }
   index_type rows() const { return static_cast<index_type>(parent_.extent(1)); }
+  /// Sections and levels of every morphology, for algo::BranchParallel (branch_schedule.hpp).
+  const BranchSchedule<MemorySpace>& branch_schedule() const { return schedule_; }
 
  private:
   parent_view parent_;
   size_view sizes_;
   std::vector<int> host_sizes_;
+  BranchSchedule<MemorySpace> schedule_;
 };
 
 /// Builds Morphologies from host parent arrays (one per morphology, parent[0] = -1, p(i) < i),

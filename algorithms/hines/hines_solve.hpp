@@ -1,7 +1,7 @@
 #pragma once
 // Host entry of the batched Hines solver (cuHinesBatch, ICCS 2017):
 //   hines::solve(exec, batch, rhs, x, status, workspace, algorithm)
-// one neuron per thread, SerialHines (serial_hines.hpp) on each, in one of two kernels:
+// one neuron per thread, SerialHines (serial_hines.hpp) on each, in one of these kernels:
 //   algo::PerNeuron        RangePolicy over the neurons; every layout. Interleaved or
 //                          BlockInterleaved<32> on a GPU (neighbouring threads read neighbouring
 //                          addresses), Flat or BlockInterleaved<8> on host cores.
@@ -11,7 +11,11 @@
 //                          BlockInterleaved<BS>. Scratch is BS * rows values: level 0 (on-chip
 //                          shared memory on a GPU) where that fits, else level 1 (global memory,
 //                          where it gains nothing).
-// Both run exactly the same operations per neuron: results are bitwise equal across kernels,
+//   algo::BranchParallel   a team per neuron working through the tree's sections level by level
+//                          (branch_schedule.hpp, branch_parallel_kernel.hpp): large cells, or
+//                          too few neurons to fill a GPU with one thread each.
+//   algo::Automatic        one of the above (automatic_algorithm).
+// All run exactly the same operations per neuron: results are bitwise equal across kernels,
 // layouts, groupings and runs.
 //
 // Asynchronous on `exec` (no hidden fence). Shapes are checked on the host first and a mismatch
@@ -22,6 +26,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <tridiag/algorithms/hines/branch_parallel_kernel.hpp>
 #include <tridiag/algorithms/hines/hines_batch.hpp>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>  // host helpers come with the entry
 #include <tridiag/algorithms/hines/serial_hines.hpp>
@@ -45,7 +50,32 @@ struct BlockShared {
   static constexpr int block_size = BlockSize;
   static constexpr const char* name() { return "hines_block_shared"; }
 };
+/// A team per neuron; its threads solve the sections of one tree level at a time
+/// (branch_schedule.hpp): for large cells, or batches too small to fill a GPU one thread per
+/// neuron. Same results as PerNeuron, bitwise.
+struct BranchParallel {
+  static constexpr const char* name() { return "hines_branch_parallel"; }
+  int team_size = 0;  ///< threads per neuron; 0: 1 on host spaces, up to 64 on a GPU
+};
+/// BranchParallel on a GPU when the neurons alone cannot fill it and the cells are large
+/// (automatic_algorithm), PerNeuron otherwise.
+struct Automatic {
+  static constexpr const char* name() { return "hines_auto"; }
+};
 }  // namespace algo
+
+/// The kernel algo::Automatic runs for `systems` neurons padded to `rows` rows on ExecSpace:
+/// BranchParallel on a GPU when there are fewer neurons than threads the device runs at once and
+/// the cells have at least 256 rows; PerNeuron otherwise. The crossover is a first guess, not yet
+/// measured (docs/performance.md).
+enum class Kernel { per_neuron, branch_parallel };
+template <class ExecSpace>
+Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows) {
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  if (host) return Kernel::per_neuron;
+  return systems < static_cast<index_type>(compat::concurrency(exec)) && rows >= 256 ? Kernel::branch_parallel
+                                                                                       : Kernel::per_neuron;
+}
 
 /// Scratch of hines::solve: the eliminated diagonal, one matrix scalar per row.
 template <class MatrixScalar, class Layout, class MemorySpace>
@@ -185,9 +215,50 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   using RhsVector = BatchVector<RhsScalar, Layout, MemorySpace>;
   using XVector = BatchVector<Value, Layout, MemorySpace>;
   using WVector = Workspace<MatrixScalar, Layout, MemorySpace>;
-  (void)algorithm;  // a tag: its type chooses the kernel
+  (void)algorithm;  // a tag: its type chooses the kernel (BranchParallel also carries a team size)
 
-  if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
+  if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
+    if (automatic_algorithm(exec, systems, rows) == Kernel::branch_parallel) {
+      solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{});
+    } else {
+      solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{});
+    }
+  } else if constexpr (std::is_same_v<Algorithm, algo::BranchParallel>) {
+    require(systems <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
+    workspace = impl::workspace_for(where, systems, rows, workspace);
+    if (systems == 0) return;
+    using Schedule = BranchSchedule<MemorySpace>;
+    using Flags = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+    const impl::BranchParallelKernel<Schedule, Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
+                                     StatusView<MemorySpace>, Flags>
+        kernel{rows,
+               batch.morphologies().branch_schedule(),
+               batch.morphologies().parent(),
+               batch.morphologies().sizes(),
+               batch.morphology_of(),
+               batch.a(),
+               batch.b(),
+               d,
+               rhs,
+               x,
+               workspace,
+               status};
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    // Host: teams of one thread (the league keeps the cores busy); GPU: up to 64 threads, as many
+    // as the widest level has sections.
+    int team = 1;
+    const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+    if (device || algorithm.team_size > 0) {
+      Policy probe(exec, static_cast<int>(systems), 1);
+      probe.set_scratch_size(0, Kokkos::PerTeam(Flags::shmem_size(4)));
+      const index_type widest = std::max<index_type>(1, batch.morphologies().branch_schedule().widest_level);
+      const index_type wanted = algorithm.team_size > 0 ? algorithm.team_size : std::min<index_type>(64, widest);
+      team = static_cast<int>(std::min<index_type>(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
+    }
+    Policy policy(exec, static_cast<int>(systems), team);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Flags::shmem_size(4)));
+    Kokkos::parallel_for("tridiag::hines::solve_branch_parallel", policy, kernel);
+  } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
     const impl::PerNeuronKernel<Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,

@@ -141,6 +141,9 @@ TYPED_TEST(HinesSolve, SharedMorphologiesAndSizeClassesMatchTheOracle) {
     // The Block-Shared kernel and a second run: the same bits.
     EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BlockShared<8>{}, false).x, r.x)) << "BlockShared<8>";
     EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::PerNeuron{}, false).x, r.x)) << "repeated run";
+    EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BranchParallel{}, false).x, r.x)) << "BranchParallel";
+    EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BranchParallel{8}, false).x, r.x))
+        << "BranchParallel{8}";
   }
 }
 
@@ -155,6 +158,10 @@ TYPED_TEST(HinesSolve, RandomTreesAndForestsMatchTheOracle) {
   const auto r = run<TypeParam>(problem);
   expect_accurate(systems, r, "random trees");
   EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BlockShared<32>{}).x, r.x)) << "BlockShared<32>";
+  EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BranchParallel{}).x, r.x)) << "BranchParallel";
+  // Several threads per neuron on every backend (host spaces default to one).
+  EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BranchParallel{4}).x, r.x)) << "BranchParallel{4}";
+  EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::Automatic{}).x, r.x)) << "Automatic";
 }
 
 TYPED_TEST(HinesSolve, MixedBatchesPaddedAndGroupedEqualPerMorphologySolves) {
@@ -192,7 +199,8 @@ TYPED_TEST(HinesSolve, MixedBatchesPaddedAndGroupedEqualPerMorphologySolves) {
     ASSERT_EQ(problem.matrix.morphologies().count(), ncells);
     const index_type rows = problem.matrix.rows();
     for (const auto& algorithm_result :
-         {run<TypeParam>(problem), run<TypeParam>(problem, hines::algo::BlockShared<32>{})}) {
+         {run<TypeParam>(problem), run<TypeParam>(problem, hines::algo::BlockShared<32>{}),
+          run<TypeParam>(problem, hines::algo::BranchParallel{})}) {
       for (std::size_t k = 0; k < mixed.size(); ++k) {
         ASSERT_EQ(algorithm_result.status[k], 0) << "neuron " << k;
         ASSERT_TRUE(same_bits(algorithm_result.x[k], expected[k])) << "neuron " << k;
@@ -231,7 +239,8 @@ TYPED_TEST(HinesSolve, FailedNeuronsAreReportedAndLeaveTheirNeighboursExact) {
   systems[5].d[leaf] = 0;
   systems[11].rhs[3] = std::numeric_limits<double>::quiet_NaN();
   const auto problem = hines::make_problem<S, L, M>(systems);
-  for (const auto& r : {run<TypeParam>(problem), run<TypeParam>(problem, hines::algo::BlockShared<8>{})}) {
+  for (const auto& r : {run<TypeParam>(problem), run<TypeParam>(problem, hines::algo::BlockShared<8>{}),
+                        run<TypeParam>(problem, hines::algo::BranchParallel{})}) {
     EXPECT_EQ(r.status[5], leaf + 1);
     EXPECT_EQ(r.status[11], -4);
     for (int k : {5, 11})
@@ -302,7 +311,10 @@ TYPED_TEST(HinesAcrossLayouts, ResultsAreBitwiseIdenticalAcrossLayoutsKernelsAnd
       solve_in<S, E, layouts::BlockInterleaved<8>>(systems, Grouping::by_morphology),
       solve_in<S, E, layouts::BlockInterleaved<32>>(systems, Grouping::none, BlockShared<32>{}),
       solve_in<S, E, layouts::BlockInterleaved<32>>(systems, Grouping::by_morphology),
-      solve_in<S, E, layouts::UnifiedVector>(systems, Grouping::none, BlockShared<4>{})};
+      solve_in<S, E, layouts::UnifiedVector>(systems, Grouping::none, BlockShared<4>{}),
+      solve_in<S, E, layouts::Flat>(systems, Grouping::none, hines::algo::BranchParallel{}),
+      solve_in<S, E, layouts::Interleaved>(systems, Grouping::by_morphology, hines::algo::BranchParallel{}),
+      solve_in<S, E, layouts::Flat>(systems, Grouping::none, hines::algo::Automatic{})};
   for (std::size_t k = 0; k < others.size(); ++k) EXPECT_TRUE(same_bits(others[k], flat)) << "variant " << k;
 }
 
