@@ -22,5 +22,6 @@
 #include <tridiag/algorithms/pivoting/pivoting_solve.hpp>
 #include <tridiag/algorithms/periodic/periodic_solve.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
+#include <tridiag/algorithms/hines/population.hpp>
 #include <tridiag/algorithms/automatic_choice.hpp>
 #include <tridiag/algorithms/solve.hpp>

@@ -1,0 +1,260 @@
+// tridiag-neurons: a population of neurons from real morphologies, simulated with
+// tridiag::hines::Population (passive membrane, optionally Hodgkin-Huxley at the soma) on
+// Kokkos's default execution space. Every neuron gets a current step at the soma, its amplitude
+// rising linearly with the neuron's index from --amp-min to --amp-max, so that the recorded
+// neurons of one morphology show the range of responses.
+//
+// usage: tridiag-neurons [--neurons N] [--tstop MS] [--dt MS] [--hh] [--out DIR]
+//          [--morphologies DIR] [--amp-min NA] [--amp-max NA] [--delay MS] [--dur MS]
+//          [--record-per-morphology K] [--record-every STEPS] [--no-plot]
+// Defaults: 10,000 neurons, 100 ms, dt 0.025 ms, every *.swc of the shared morphologies folder
+// (TRIDIAG_MORPHOLOGIES_DIR, set by CMake), clamp 0..0.1 nA (0..1 nA with --hh) from 10 ms for
+// 80 ms, 3 recorded neurons per morphology sampled every 4 steps, output in the current folder.
+//
+// Writes DIR/traces.csv (t_ms, then one column of soma voltage in mV per recorded neuron, named
+// <morphology>_n<neuron>_<amplitude>nA) and DIR/traces.png (plot_traces.py, with
+// TRIDIAG_PYTHON and matplotlib; without them it says so and still succeeds). Prints the setup,
+// a progress bar (stderr), the wall time and the throughput.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include <tridiag/algorithms/hines/discretization.hpp>
+#include <tridiag/algorithms/hines/population.hpp>
+#include <tridiag/algorithms/hines/swc.hpp>
+
+#ifndef TRIDIAG_MORPHOLOGIES_DIR
+#define TRIDIAG_MORPHOLOGIES_DIR "../shared/morphologies"
+#endif
+#ifndef TRIDIAG_PLOT_SCRIPT
+#define TRIDIAG_PLOT_SCRIPT "plot_traces.py"
+#endif
+#ifndef TRIDIAG_PYTHON
+#define TRIDIAG_PYTHON "/usr/bin/python3"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace tridiag::hines;
+using tridiag::index_type;
+
+struct Settings {
+  long neurons = 10000;
+  double tstop_ms = 100, dt_ms = 0.025;
+  bool hh = false, plot = true;
+  std::string out = ".", morphologies = TRIDIAG_MORPHOLOGIES_DIR;
+  double amp_min_nA = 0, amp_max_nA = 0;
+  bool amp_max_given = false;  // else 0.1 nA passive, 1 nA with HH
+  double delay_ms = 10, dur_ms = 80;
+  int record_per_morphology = 3, record_every = 4;
+};
+
+[[noreturn]] void usage_error(const std::string& what) {
+  std::fprintf(stderr,
+               "tridiag-neurons: %s\nusage: tridiag-neurons [--neurons N] [--tstop MS] [--dt MS] [--hh] [--out DIR]\n"
+               "  [--morphologies DIR] [--amp-min NA] [--amp-max NA] [--delay MS] [--dur MS]\n"
+               "  [--record-per-morphology K] [--record-every STEPS] [--no-plot]\n",
+               what.c_str());
+  std::exit(2);
+}
+
+Settings parse_arguments(int argc, char** argv) {
+  Settings s;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--hh") {
+      s.hh = true;
+      continue;
+    }
+    if (arg == "--no-plot") {
+      s.plot = false;
+      continue;
+    }
+    if (arg == "--help" || arg == "-h") usage_error("help");
+    if (i + 1 >= argc) usage_error(arg + " needs a value");
+    const std::string value = argv[++i];
+    auto number = [&] {
+      char* end = nullptr;
+      const double x = std::strtod(value.c_str(), &end);
+      if (end == value.c_str() || *end != '\0' || !std::isfinite(x)) usage_error(arg + ": not a number: " + value);
+      return x;
+    };
+    auto whole = [&] {
+      const double x = number();
+      if (x != std::floor(x)) usage_error(arg + ": not an integer: " + value);
+      return static_cast<long>(x);
+    };
+    if (arg == "--neurons") s.neurons = whole();
+    else if (arg == "--tstop") s.tstop_ms = number();
+    else if (arg == "--dt") s.dt_ms = number();
+    else if (arg == "--out") s.out = value;
+    else if (arg == "--morphologies") s.morphologies = value;
+    else if (arg == "--amp-min") s.amp_min_nA = number();
+    else if (arg == "--amp-max") {
+      s.amp_max_nA = number();
+      s.amp_max_given = true;
+    }
+    else if (arg == "--delay") s.delay_ms = number();
+    else if (arg == "--dur") s.dur_ms = number();
+    else if (arg == "--record-per-morphology") s.record_per_morphology = static_cast<int>(whole());
+    else if (arg == "--record-every") s.record_every = static_cast<int>(whole());
+    else usage_error("unknown option " + arg);
+  }
+  if (!s.amp_max_given) s.amp_max_nA = s.hh ? 1.0 : 0.1;  // a passive cell has no spike to cap V
+  if (s.neurons < 0) usage_error("--neurons must be >= 0");
+  if (s.tstop_ms < 0) usage_error("--tstop must be >= 0");
+  if (s.record_per_morphology < 0) usage_error("--record-per-morphology must be >= 0");
+  return s;
+}
+
+/// Every *.swc of a folder, sorted by name.
+std::vector<fs::path> swc_files(const std::string& folder) {
+  std::vector<fs::path> files;
+  if (!fs::is_directory(folder)) throw std::runtime_error("morphology folder " + folder + " does not exist");
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (entry.is_regular_file() && entry.path().extension() == ".swc") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw std::runtime_error("no .swc file in " + folder);
+  return files;
+}
+
+/// k evenly spread neurons of morphology m (neurons m, m + M, m + 2M, ... under round_robin).
+std::vector<index_type> spread(long neurons, int morphologies, int m, int k) {
+  const long count = neurons > m ? (neurons - 1 - m) / morphologies + 1 : 0;
+  std::vector<index_type> picked;
+  const long wanted = std::min<long>(k, count);
+  for (long q = 0; q < wanted; ++q) {
+    const long j = wanted == 1 ? 0 : std::lround(static_cast<double>(q) * (count - 1) / (wanted - 1));
+    const index_type neuron = m + j * morphologies;
+    if (picked.empty() || picked.back() != neuron) picked.push_back(neuron);
+  }
+  return picked;
+}
+
+void progress(double fraction, double t_ms, double seconds) {
+  const int width = 40, filled = static_cast<int>(fraction * width + 0.5);
+  std::fprintf(stderr, "\r[%s%s] %3d%%  t = %7.2f ms  %6.1f s", std::string(filled, '#').c_str(),
+               std::string(width - filled, ' ').c_str(), static_cast<int>(fraction * 100 + 0.5), t_ms, seconds);
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);  // takes its --kokkos-* options out of argv first
+  const Settings s = parse_arguments(argc, argv);
+  try {
+    using Exec = Kokkos::DefaultExecutionSpace;
+    // Cells.
+    std::vector<std::string> names;
+    std::vector<CompartmentalCell> cells;
+    for (const fs::path& file : swc_files(s.morphologies)) {
+      cells.push_back(discretize(load_swc(file.string())));
+      names.push_back(file.stem().string());
+    }
+    const int M = static_cast<int>(cells.size());
+    long rows = 0, largest = 0;
+    for (long k = 0; k < s.neurons; ++k) rows += cells[k % M].size();
+    for (const auto& c : cells) largest = std::max<long>(largest, c.size());
+
+    // Population.
+    PopulationOptions options;
+    options.dt_ms = s.dt_ms;
+    options.hh_at_soma = s.hh;
+    std::vector<CurrentClamp> clamps(static_cast<std::size_t>(s.neurons));
+    auto amplitude = [&](long k) {
+      return s.neurons > 1 ? s.amp_min_nA + (s.amp_max_nA - s.amp_min_nA) * k / (s.neurons - 1) : s.amp_max_nA;
+    };
+    for (long k = 0; k < s.neurons; ++k) clamps[k] = {amplitude(k), s.delay_ms, s.dur_ms};
+    const auto setup_start = std::chrono::steady_clock::now();
+    Population<Exec> population(Exec(), cells, static_cast<index_type>(s.neurons), clamps, options);
+    std::vector<index_type> recorded;
+    for (int m = 0; m < M; ++m)
+      for (index_type n : spread(s.neurons, M, m, s.record_per_morphology)) recorded.push_back(n);
+    population.record(recorded, s.record_every);
+    population.fence();
+    const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+
+    const long steps = std::lround(s.tstop_ms / s.dt_ms);
+    std::printf("tridiag-neurons: %ld neurons of %d morphologies (%s), %ld matrix rows in all (largest cell %ld),\n"
+                "  %s, clamp %.3g..%.3g nA at %g ms for %g ms, dt %g ms, %ld steps to %g ms,\n"
+                "  Kokkos %s, %d batch(es), setup %.2f s\n",
+                s.neurons, M, s.morphologies.c_str(), rows, largest,
+                s.hh ? "Hodgkin-Huxley soma + passive dendrites" : "passive membrane", s.amp_min_nA, s.amp_max_nA,
+                s.delay_ms, s.dur_ms, s.dt_ms, steps, steps * s.dt_ms, Exec::name(), population.groups(), setup_s);
+    std::fflush(stdout);
+
+    // Time loop: chunks of about 1% of the run, fenced for the progress bar.
+    const long chunk = std::max<long>(1, steps / 100);
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    double shown = -1;  // redrawn at most 4 times a second, and at the end
+    for (long done = 0; done < steps;) {
+      const long now = std::min(chunk, steps - done);
+      population.advance(now);
+      population.fence();
+      done += now;
+      if (elapsed() - shown >= 0.25 || done == steps) {
+        shown = elapsed();
+        progress(static_cast<double>(done) / steps, population.time_ms(), shown);
+      }
+    }
+    const Recording& r = population.recording();  // also checks the solver status
+    const double wall = elapsed();
+    if (steps > 0) std::fprintf(stderr, "\n");
+    std::printf("wall time %.2f s for %ld steps: %.1f steps/s, %.3g neuron-steps/s, %.3g rows/s\n", wall, steps,
+                steps / wall, steps * static_cast<double>(s.neurons) / wall, steps * static_cast<double>(rows) / wall);
+
+    // CSV.
+    fs::create_directories(s.out);
+    const fs::path csv = fs::path(s.out) / "traces.csv";
+    std::ofstream out(csv);
+    out << "t_ms";
+    for (index_type n : r.neurons) {
+      char amp[32];
+      std::snprintf(amp, sizeof amp, "%.3f", clamps[n].amplitude_nA);
+      out << ',' << names[n % M] << "_n" << n << '_' << amp << "nA";
+    }
+    out << '\n';
+    char cell[32];
+    for (std::size_t j = 0; j < r.t_ms.size(); ++j) {
+      std::snprintf(cell, sizeof cell, "%.4f", r.t_ms[j]);
+      out << cell;
+      for (const auto& trace : r.soma_mV) {
+        std::snprintf(cell, sizeof cell, ",%.6f", trace[j]);
+        out << cell;
+      }
+      out << '\n';
+    }
+    out.close();
+    if (!out) throw std::runtime_error("could not write " + csv.string());
+    std::printf("wrote %s (%zu samples x %zu neurons)\n", csv.string().c_str(), r.t_ms.size(), r.neurons.size());
+
+    // PNG through matplotlib, if it is there.
+    if (s.plot) {
+      const fs::path png = fs::path(s.out) / "traces.png";
+      const std::string command = std::string("\"") + TRIDIAG_PYTHON + "\" \"" + TRIDIAG_PLOT_SCRIPT + "\" \"" +
+                                  csv.string() + "\" \"" + png.string() + "\"" + (s.hh ? " --title-suffix HH" : "");
+      const int code = std::system(command.c_str());
+      if (code == 0 && fs::exists(png)) std::printf("wrote %s\n", png.string().c_str());
+      else
+        std::printf("no PNG: %s or matplotlib is not available (exit status %d); traces.csv is written\n",
+                    TRIDIAG_PYTHON, code);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tridiag-neurons: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,73 @@
+// cable_step_coefficients (host): the matrix and the right-hand side formed from it equal
+// assemble_backward_euler's bit for bit on every shared cell (the population's step relies on
+// it), and with HH at the soma only the soma's rows lose their passive terms.
+
+#include <cmath>
+#include <random>
+#include <tridiag/algorithms/hines/backward_euler.hpp>
+#include <tridiag/algorithms/hines/cable_step_coefficients.hpp>
+#include <vector>
+
+#include "hines/hines_checks.hpp"
+#include "test_support.hpp"
+
+namespace tridiag::hines::test {
+namespace {
+
+TEST(CableStepCoefficients, EqualAssembleBackwardEulerBitForBit) {
+  const PassiveMembrane membrane{0.0007, -68};
+  const double dt = 0.025;
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> volts(-80, -50);
+  for (const TestCell& tc : test_cells()) {
+    const CompartmentalCell& cell = tc.cell;
+    const CableStepCoefficients c = cable_step_coefficients(cell, membrane, dt, false);
+    std::vector<double> v(cell.size()), injected(cell.size(), 0.0);
+    for (double& x : v) x = volts(gen);
+    injected[c.clamp_node] = 0.37;
+    const HinesSystem sys = assemble_backward_euler(cell, membrane, dt, v, injected);
+    ASSERT_EQ(c.size(), sys.size()) << tc.name;
+    EXPECT_EQ(c.parent, sys.parent) << tc.name;
+    EXPECT_EQ(c.offdiag_uS, sys.a) << tc.name;
+    EXPECT_EQ(c.offdiag_uS, sys.b) << tc.name;
+    EXPECT_EQ(c.diag_uS, sys.d) << tc.name;
+    std::vector<double> rhs(cell.size());
+    for (int i = 0; i < cell.size(); ++i) rhs[i] = c.c_over_dt_uS[i] * v[i] + c.rest_current_nA[i];
+    rhs[c.clamp_node] += injected[c.clamp_node];
+    EXPECT_EQ(rhs, sys.rhs) << tc.name;
+    EXPECT_EQ(c.clamp_node, cell.node_at(0, 0.5));
+    ASSERT_EQ(static_cast<int>(c.soma_nodes.size()), cell.nseg[0]) << tc.name;
+  }
+}
+
+TEST(CableStepCoefficients, HodgkinHuxleySomaDropsOnlyTheSomaLeak) {
+  const CompartmentalCell& cell = test_cells()[0].cell;
+  const PassiveMembrane membrane{0.001, -70};
+  const CableStepCoefficients passive = cable_step_coefficients(cell, membrane, 0.025, false);
+  const CableStepCoefficients hh = cable_step_coefficients(cell, membrane, 0.025, true);
+  std::vector<bool> soma(cell.size(), false);
+  for (std::size_t k = 0; k < hh.soma_nodes.size(); ++k) {
+    const int i = hh.soma_nodes[k];
+    soma[i] = true;
+    EXPECT_EQ(hh.rest_current_nA[i], 0.0);
+    EXPECT_NEAR(passive.diag_uS[i] - hh.diag_uS[i], membrane.g_S_cm2 * cell.area_um2[i] * 1e-2,
+                1e-12 * passive.diag_uS[i]);
+    EXPECT_EQ(hh.soma_area_um2[k], cell.area_um2[i]);
+    EXPECT_GT(cell.area_um2[i], 0.0);
+  }
+  for (int i = 0; i < cell.size(); ++i)
+    if (!soma[i]) {
+      EXPECT_EQ(hh.diag_uS[i], passive.diag_uS[i]) << i;
+      EXPECT_EQ(hh.rest_current_nA[i], passive.rest_current_nA[i]) << i;
+    }
+}
+
+TEST(CableStepCoefficients, BadInputThrows) {
+  const CompartmentalCell& cell = test_cells()[0].cell;
+  EXPECT_THROW(cable_step_coefficients(cell, {}, 0.0, false), tridiag::invalid_argument);
+  EXPECT_THROW(cable_step_coefficients(cell, {-1e-4, -65}, 0.025, false), tridiag::invalid_argument);
+  EXPECT_THROW(cable_step_coefficients(CompartmentalCell{}, {}, 0.025, false), tridiag::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tridiag::hines::test

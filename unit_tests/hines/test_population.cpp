@@ -1,0 +1,185 @@
+// hines::Population (population.hpp) on every backend and on the two layouts it uses: a passive
+// population against the host loop of assemble_backward_euler + the long-double sequential
+// oracle (reference_hines.hpp), step by step, on two shared cells; both packings give the same
+// bits; neurons of one morphology give bitwise identical traces; an HH soma rests near -65 mV
+// and spikes only when clamped above threshold; the recording's times and buffering; bad input.
+
+#include <algorithm>
+#include <cmath>
+#include <tridiag/algorithms/hines/backward_euler.hpp>
+#include <tridiag/algorithms/hines/population.hpp>
+#include <vector>
+
+#include "hines/hines_checks.hpp"
+#include "hines/reference_hines.hpp"
+#include "test_support.hpp"
+
+namespace tridiag::test {
+namespace {
+
+using hines::CompartmentalCell;
+using hines::CurrentClamp;
+using hines::Packing;
+using hines::PopulationOptions;
+
+/// Two shared cells of different size and branching, discretised once: mp_ma_40984_gc2 (149
+/// rows, point soma) and tc200 (753 rows, contour soma).
+const std::vector<CompartmentalCell>& two_cells() {
+  static const std::vector<CompartmentalCell> cells = {
+      hines::discretize(hines::load_swc(hines::test::morphology_path("mp_ma_40984_gc2.CNG.swc"))),
+      hines::discretize(hines::load_swc(hines::test::morphology_path("tc200.CNG.swc")))};
+  return cells;
+}
+
+/// V on every node of one neuron after `steps` steps: the host loop (cable_trace.cpp's).
+std::vector<double> reference_run(const CompartmentalCell& cell, const PopulationOptions& o, const CurrentClamp& clamp,
+                                  int steps) {
+  std::vector<double> v(cell.size(), o.v_init_mV), injected(cell.size(), 0.0);
+  const int soma = cell.node_at(0, 0.5);
+  for (int step = 0; step < steps; ++step) {
+    const double t_mid = (step + 0.5) * o.dt_ms;
+    injected[soma] = t_mid >= clamp.delay_ms && t_mid < clamp.delay_ms + clamp.duration_ms ? clamp.amplitude_nA : 0.0;
+    const hines::HinesSystem sys = hines::assemble_backward_euler(cell, o.membrane, o.dt_ms, v, injected);
+    v = hines::test::hines_solve_reference(sys.a, sys.b, sys.d, sys.rhs, sys.parent);
+  }
+  return v;
+}
+
+template <class C>
+using PopulationOf = hines::Population<typename C::exec, typename C::layout>;
+
+template <class C>
+class HinesPopulation : public KokkosTest {};
+using Configs = to_gtest<product<list<double>, list<layouts::Flat, layouts::Interleaved>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(HinesPopulation, Configs, ConfigNames);
+
+TYPED_TEST(HinesPopulation, PassiveMatchesTheHostReferenceStepByStep) {
+  // Four neurons over the two cells, each clamped differently, switched on and off within the
+  // run; NEURON's default pas so that the leak matters.
+  PopulationOptions o;
+  o.membrane = {0.001, -70};
+  o.v_init_mV = -65;
+  const std::vector<CurrentClamp> clamps = {{0.5, 0.1, 0.2}, {2.0, 0.0, 1.0}, {-0.3, 0.05, 0.1}, {0.0, 0.0, 0.0}};
+  const int steps = 16;
+  std::vector<std::vector<double>> expected;
+  for (int k = 0; k < 4; ++k) expected.push_back(reference_run(two_cells()[k % 2], o, clamps[k], steps));
+
+  std::vector<std::vector<std::vector<double>>> per_packing;
+  for (Packing packing : {Packing::padded, Packing::per_morphology}) {
+    o.packing = packing;
+    PopulationOf<TypeParam> pop(typename TypeParam::exec(), two_cells(), 4, clamps, o);
+    EXPECT_EQ(pop.groups(), packing == Packing::padded ? 1 : 2);
+    pop.advance(steps / 2);
+    pop.advance(steps - steps / 2);
+    EXPECT_DOUBLE_EQ(pop.time_ms(), steps * o.dt_ms);
+    std::vector<std::vector<double>> got;
+    for (int k = 0; k < 4; ++k) {
+      got.push_back(pop.voltages(k));
+      ASSERT_EQ(got[k].size(), expected[k].size());
+      double worst = 0;
+      for (std::size_t i = 0; i < got[k].size(); ++i) worst = std::max(worst, std::fabs(got[k][i] - expected[k][i]));
+      // Each step's solve is backward stable (hines_checks.hpp): about n eps relative per step.
+      EXPECT_LE(worst, 1e-9) << "neuron " << k << " (" << got[k].size() << " nodes), max |V - V_ref| mV";
+    }
+    // The clamped neurons moved: a test that compares nothing would pass too.
+    EXPECT_GT(std::fabs(got[1][two_cells()[1].node_at(0, 0.5)] + 65), 1.0);
+    per_packing.push_back(got);
+  }
+  // Padding changes no operation of a neuron: bitwise equal.
+  EXPECT_TRUE(per_packing[0] == per_packing[1]);
+}
+
+TYPED_TEST(HinesPopulation, NeuronsOfOneMorphologyGiveIdenticalTraces) {
+  PopulationOptions o;
+  o.hh_at_soma = true;
+  o.packing = Packing::padded;
+  // Six neurons alternating between the two cells, one clamp for all.
+  PopulationOf<TypeParam> pop(typename TypeParam::exec(), two_cells(), 6, {{1.0, 1.0, 3.0}}, o);
+  pop.record({0, 1, 2, 3, 4, 5}, 2);
+  pop.advance(200);
+  const hines::Recording& r = pop.recording();
+  ASSERT_EQ(r.soma_mV.size(), 6u);
+  for (int k = 2; k < 6; ++k) EXPECT_TRUE(r.soma_mV[k] == r.soma_mV[k % 2]) << "neuron " << k;
+  EXPECT_FALSE(r.soma_mV[0] == r.soma_mV[1]);
+}
+
+TYPED_TEST(HinesPopulation, HodgkinHuxleySomaSpikesAboveThresholdAndRestsWithout) {
+  PopulationOptions o;
+  o.hh_at_soma = true;
+  // Neuron 0 of each cell clamped at 1 nA from 2 ms for 10 ms; neuron 1 of each not at all.
+  const std::vector<CurrentClamp> clamps = {{1.0, 2.0, 10.0}, {1.0, 2.0, 10.0}, {0.0, 2.0, 10.0}, {0.0, 2.0, 10.0}};
+  PopulationOf<TypeParam> pop(typename TypeParam::exec(), two_cells(), 4, clamps, o);
+  pop.record({0, 1, 2, 3}, 4, 16);
+  pop.advance(static_cast<long>(std::lround(15 / o.dt_ms)));
+  const hines::Recording& r = pop.recording();
+  for (int k = 0; k < 4; ++k) {
+    const auto& v = r.soma_mV[k];
+    const double highest = *std::max_element(v.begin(), v.end());
+    const double lowest = *std::min_element(v.begin(), v.end());
+    if (k < 2) {
+      EXPECT_GT(highest, 0.0) << "clamped neuron " << k << " did not spike";
+    } else {
+      EXPECT_LT(highest, -64.0) << "unclamped neuron " << k;
+      EXPECT_GT(lowest, -66.0) << "unclamped neuron " << k;
+    }
+    // Before the clamp (t < 2 ms) every neuron rests near -65 mV.
+    for (std::size_t j = 0; j < r.t_ms.size() && r.t_ms[j] < 2.0; ++j) EXPECT_NEAR(v[j], -65.0, 0.5);
+  }
+}
+
+TYPED_TEST(HinesPopulation, RecordingSamplesEveryKStepsThroughASmallBuffer) {
+  PopulationOptions o;
+  PopulationOf<TypeParam> pop(typename TypeParam::exec(), two_cells(), 3, {{0.2, 0.0, 100.0}}, o);
+  pop.advance(2);
+  pop.record({2, 0}, 3, 2);  // buffer of 2 samples: copied back several times
+  pop.advance(10);           // samples after 0, 3, 6, 9 steps of the recording
+  const hines::Recording& r = pop.recording();
+  ASSERT_EQ(r.t_ms.size(), 4u);
+  for (int j = 0; j < 4; ++j) EXPECT_DOUBLE_EQ(r.t_ms[j], (2 + 3 * j) * o.dt_ms);
+  EXPECT_EQ(r.neurons, (std::vector<index_type>{2, 0}));
+  pop.advance(2);  // to step 14: the next sample (step 14 = 2 + 12) is taken
+  const hines::Recording& later = pop.recording();
+  ASSERT_EQ(later.t_ms.size(), 5u);
+  for (int c = 0; c < 2; ++c) {
+    const index_type neuron = later.neurons[c];
+    const CompartmentalCell& cell = two_cells()[neuron % 2];
+    EXPECT_EQ(later.soma_mV[c].back(), pop.voltages(neuron)[cell.node_at(0, 0.5)]);
+    EXPECT_GT(later.soma_mV[c].back(), later.soma_mV[c].front());  // depolarised by the clamp
+  }
+}
+
+TYPED_TEST(HinesPopulation, BadParametersThrow) {
+  using Pop = PopulationOf<TypeParam>;
+  const typename TypeParam::exec exec;
+  const auto& cells = two_cells();
+  auto with = [](auto change) {
+    PopulationOptions o;
+    change(o);
+    return o;
+  };
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.dt_ms = 0; })), invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.dt_ms = -0.025; })), invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, index_type(-1), {}, {}), invalid_argument);
+  EXPECT_THROW(Pop(exec, {}, 4, {}, {}), invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.membrane.g_S_cm2 = -1e-4; })),
+               invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.hh.gnabar_S_cm2 = -0.12; })),
+               invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.hh.gl_S_cm2 = -0.0003; })),
+               invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, std::vector<int>{0, 2}, {}, {}), invalid_argument);          // no morphology 2
+  EXPECT_THROW(Pop(exec, cells, 4, std::vector<CurrentClamp>(3), {}), invalid_argument);     // 3 clamps, 4 neurons
+  EXPECT_THROW(Pop(exec, cells, 4, {{1.0, -1.0, 1.0}}, {}), invalid_argument);               // negative delay
+  Pop pop(exec, cells, 4, {}, {});
+  EXPECT_THROW(pop.record({4}), invalid_argument);
+  EXPECT_THROW(pop.record({0}, 0), invalid_argument);
+  EXPECT_THROW(pop.voltages(-1), invalid_argument);
+  EXPECT_THROW(pop.advance(-1), invalid_argument);
+  // An empty population is fine.
+  Pop empty(exec, cells, 0, {}, {});
+  empty.advance(3);
+  EXPECT_EQ(empty.neurons(), 0);
+}
+
+}  // namespace
+}  // namespace tridiag::test
