@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench_csv.hpp"
 #include "bench_options.hpp"
@@ -85,5 +86,15 @@ void run_copy_sweep(BenchContext& ctx);
 
 /// The `tridiag` sweep.
 void run_tridiag_sweep(BenchContext& ctx);
+
+/// The `vbatch` sweep (sweep_vbatch.cpp).
+void run_vbatch_sweep(BenchContext& ctx);
+
+/// The `constant` sweep (sweep_constant.cpp).
+void run_constant_sweep(BenchContext& ctx);
+
+/// The `hines` sweep (sweep_hines.cpp), and the '#' lines its CSV carries (batch encoding).
+void run_hines_sweep(BenchContext& ctx);
+std::vector<std::string> hines_csv_notes();
 
 }  // namespace tridiag::bench

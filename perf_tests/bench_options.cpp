@@ -47,8 +47,11 @@ std::vector<index_type> parse_list(const std::string& option, const std::string&
 Sweep parse_sweep(const std::string& text) {
   if (text == "copy") return Sweep::copy;
   if (text == "tridiag") return Sweep::tridiag;
+  if (text == "vbatch") return Sweep::vbatch;
+  if (text == "constant") return Sweep::constant;
+  if (text == "hines") return Sweep::hines;
   if (text == "all") return Sweep::all;
-  throw usage_error("unknown sweep '" + text + "' (expected copy, tridiag or all)");
+  throw usage_error("unknown sweep '" + text + "' (expected copy, tridiag, vbatch, constant, hines or all)");
 }
 
 ExecChoice parse_exec(const std::string& text) {
@@ -83,6 +86,9 @@ const char* sweep_name(Sweep s) {
   switch (s) {
     case Sweep::copy: return "copy";
     case Sweep::tridiag: return "tridiag";
+    case Sweep::vbatch: return "vbatch";
+    case Sweep::constant: return "constant";
+    case Sweep::hines: return "hines";
     case Sweep::all: return "all";
   }
   return "?";
@@ -111,12 +117,32 @@ std::string usage() {
         "            OpenMP (flat) baselines; cuSPARSE gtsv2StridedBatch and\n"
         "            gtsvInterleavedBatch (algorithms 0, 1, 2) on a CUDA build. Measures the copy\n"
         "            reference first. Every result is checked against LAPACK ?gtsv.\n"
+        "  vbatch    variable batches, sizes uniform in each --ranges range: CP (thomas::solve after\n"
+        "            pad_matrix) and NCP (solve_padded) on padded interleaved storage, NCP on ragged\n"
+        "            storage (solve_ragged), size-aware (solve_size_aware, groups of 32). Systems\n"
+        "            default 2560,25600,256000 (--quick: 2560). Measures the copy reference first.\n"
+        "  constant  constant-coefficient batches (thomas::solve_constant, factorized, one triple\n"
+        "            for the batch) against thomas::solve on the filled-in matrix; interleaved and\n"
+        "            flat layouts, grid as for tridiag\n"
+        "  hines     batched Hines solves (hines::solve) of neuron populations from the shared SWC cells:\n"
+        "            the six seed size classes, single cells, mixed batches (padded and grouped by\n"
+        "            morphology); layouts flat, interleaved, block_interleaved8/32, unified_vector x\n"
+        "            kernels per-neuron and block-shared<32>; sequential and OpenMP baselines. Systems\n"
+        "            (neurons) default 25600,256000 (--quick: 256,2560). Every result is checked\n"
+        "            against a long-double sequential Hines solve of sampled neurons.\n"
         "  all       copy, then tridiag (default)\n"
         "\n"
         "options:\n"
         "  --systems LIST      batch sizes (default 256,2560,25600,256000)\n"
         "  --n LIST            unknowns per system (default 64,128,256,512)\n"
         "  --precision LIST    float and/or double (default float,double)\n"
+        "  --ranges LIST       vbatch size ranges LO-HI (default 256-512,64-128,1-512)\n"
+        "  --batches LIST      hines batches: size classes (small-low, small-high, medium-low, medium-high,\n"
+        "                      big-low, big-high), shared cells by file name without .swc / .CNG.swc\n"
+        "                      (e.g. BG001), mixed6, mixed-shared (default: the six classes, BG001,\n"
+        "                      mixed6, mixed-shared; --quick: small-high, big-high, mixed6)\n"
+        "  --morphologies DIR  hines: folder of the SWC files (default: set at configure time,\n"
+        "                      TRIDIAG_SHARED_DIR/morphologies)\n"
         "  --reps N            timed repetitions after one warm-up; median and min kept (default 20)\n"
         "  --quick             systems 256,2560, n 64,512, reps 3 (explicit options still win)\n"
         "  --full              run the sequential baseline at every size (default: skipped above\n"
@@ -166,6 +192,20 @@ Options parse_options(int argc, char** argv) {
       for (const auto& p : opt.precisions)
         if (p != "float" && p != "double")
           throw usage_error("--precision: unknown precision '" + p + "' (expected float or double)");
+    } else if (is("--ranges")) {
+      opt.ranges.clear();
+      for (const auto& part : split_commas("--ranges", value("--ranges"))) {
+        const auto dash = part.find('-');
+        if (dash == std::string::npos) throw usage_error("--ranges: '" + part + "' is not LO-HI");
+        const index_type lo = parse_integer("--ranges", part.substr(0, dash), 0, 1LL << 30);
+        const index_type hi = parse_integer("--ranges", part.substr(dash + 1), lo, 1LL << 30);
+        opt.ranges.emplace_back(lo, hi);
+      }
+    } else if (is("--batches")) {
+      opt.batches = split_commas("--batches", value("--batches"));
+    } else if (is("--morphologies")) {
+      opt.morphology_dir = value("--morphologies");
+      if (opt.morphology_dir.empty()) throw usage_error("--morphologies: empty folder name");
     } else if (is("--reps")) {
       opt.reps = static_cast<int>(parse_integer("--reps", value("--reps"), 1, 1000000));
       have_reps = true;
@@ -198,9 +238,12 @@ Options parse_options(int argc, char** argv) {
     }
   }
   if (opt.help) return opt;
-  if (!have_sweep) throw usage_error("no sweep given (copy, tridiag or all)");
+  if (!have_sweep) throw usage_error("no sweep given (copy, tridiag, vbatch, constant, hines or all)");
+  if (opt.sweep == Sweep::vbatch && !have_systems) opt.systems = {2560, 25600, 256000};
+  if (opt.sweep == Sweep::hines && !have_systems) opt.systems = {25600, 256000};
   if (opt.quick) {
-    if (!have_systems) opt.systems = {256, 2560};
+    if (!have_systems) opt.systems = opt.sweep == Sweep::vbatch ? std::vector<index_type>{2560}
+                                                                 : std::vector<index_type>{256, 2560};
     if (!have_sizes) opt.sizes = {64, 512};
     if (!have_reps) opt.reps = 3;
   }

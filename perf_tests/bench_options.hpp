@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tridiag/core/types.hpp>
@@ -18,7 +19,7 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Sweep { copy, tridiag, all };
+enum class Sweep { copy, tridiag, vbatch, constant, hines, all };
 enum class ExecChoice { default_space, serial, openmp, cuda };
 
 struct Options {
@@ -26,8 +27,14 @@ struct Options {
   std::vector<index_type> systems{256, 2560, 25600, 256000};
   std::vector<index_type> sizes{64, 128, 256, 512};
   std::vector<std::string> precisions{"float", "double"};
+  /// vbatch: size ranges [lo, hi], sizes drawn uniformly in each
+  std::vector<std::pair<index_type, index_type>> ranges{{256, 512}, {64, 128}, {1, 512}};
+  /// hines: batch kinds (size classes, shared cells, mixed6, mixed-shared); empty = the sweep's default
+  std::vector<std::string> batches;
+  std::string morphology_dir;         ///< hines: folder of the SWC files; "" = the one set at configure time
   int reps = 20;                      ///< timed repetitions (after one untimed warm-up)
-  bool quick = false;                 ///< small grid: systems 256,2560, n 64,512, reps 3
+  bool quick = false;                 ///< small grid: systems 256,2560 (vbatch: 2560), n 64,512, reps 3;
+                                      ///< hines: two classes and mixed6
   bool full = false;                  ///< run the sequential baseline at every size
   bool progress = false;              ///< progress bar even when stderr is not a terminal
   std::string csv_path;               ///< "" = no CSV, "-" = CSV on stdout

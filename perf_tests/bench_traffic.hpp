@@ -20,6 +20,18 @@ constexpr int thomas_plain_values_per_unknown = 9;
 inline double tridiag_useful_bytes(index_type systems, index_type n, std::size_t scalar_bytes) {
   return double(tridiag_useful_values_per_unknown) * double(systems) * double(n) * double(scalar_bytes);
 }
+/// Constant coefficients: read d and write x per unknown, plus a, b, c once per system.
+inline double constant_useful_bytes(index_type systems, index_type n, std::size_t scalar_bytes) {
+  return (2.0 * double(systems) * double(n) + 3.0 * double(systems)) * double(scalar_bytes);
+}
+
+/// Hines: read a, b, d, rhs and write x per real row (compartment); the parent indices are shared
+/// by every neuron of a morphology and not counted.
+constexpr int hines_useful_values_per_row = 5;
+inline double hines_useful_bytes(index_type real_rows, std::size_t scalar_bytes) {
+  return double(hines_useful_values_per_row) * double(real_rows) * double(scalar_bytes);
+}
+
 /// deep_copy of `bytes`: read once + written once.
 inline double copy_bytes(double bytes) { return 2 * bytes; }
 /// STREAM triad a = b + s*c over arrays of `bytes` each: b and c read, a written (write-allocate
@@ -36,6 +48,13 @@ inline std::vector<std::string> model_lines() {
       "the plain algorithm moves 9 (it also writes c' and x in the forward sweep and reads both back)",
       "traffic model cusparse_*: same useful bytes as thomas (5 values per unknown); what cuSPARSE moves is not "
       "modelled",
+      "traffic model vbatch (CP, NCP, size-aware): 5 values per real unknown (sum of the sizes; padding "
+      "computed by CP is not useful)",
+      "traffic model constant: read d and write x per unknown plus 3 scalars (a, b, c) per system; the "
+      "direct solve moves 7 values per unknown, the factorized one 4 (+ its factors, cached when shared)",
+      "traffic model hines: 5 values per real row (compartment) useful (read a, b, d, rhs; write x) x "
+      "sizeof(scalar); parent indices are per morphology, shared by its neurons, and not counted; pad rows of a "
+      "mixed batch are not useful",
       "traffic model copy deep_copy: 2 x array bytes (read + write); triad a = b + s*c: 3 x array bytes",
   };
 }

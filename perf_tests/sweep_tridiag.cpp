@@ -8,8 +8,9 @@
 //  * on a CUDA build with --exec cuda (or CUDA as default): cuSPARSE gtsv2StridedBatch on the flat
 //    data and gtsvInterleavedBatch algorithms 0, 1, 2 on the interleaved data.
 // Data are generated where they are solved; the solver's inputs are const (thomas::solve writes x,
-// its workspace and the status only), the workspace is preallocated, so a timed region is the
-// solve and nothing else. Every result is checked against LAPACK (bench_oracle.hpp) afterwards.
+// its workspace and the status only), the workspace is preallocated on GPUs (host solves keep c' in
+// per-thread scratch), so a timed region is the solve and nothing else. Every result is checked
+// against LAPACK (bench_oracle.hpp) afterwards.
 // The rows of a point are written once the whole point is measured (the speedups need all of it).
 
 #include <climits>

@@ -29,6 +29,8 @@ void write_csv_header(BenchContext& ctx) {
   ctx.csv.comment("date: " + utc_date());
   ctx.csv.comment("command: " + ctx.options.command_line);
   for (const auto& line : traffic::model_lines()) ctx.csv.comment(line);
+  if (ctx.options.sweep == Sweep::hines)
+    for (const auto& line : hines_csv_notes()) ctx.csv.comment(line);
   ctx.csv.comment(
       "time_ms: median of " + std::to_string(ctx.options.reps) +
       " fenced repetitions after one warm-up (the minimum is on stdout); useful_GBps = useful bytes / time_ms; "
@@ -55,6 +57,15 @@ int run(const Options& opt) {
       break;
     case Sweep::tridiag:
       run_tridiag_sweep(ctx);
+      break;
+    case Sweep::vbatch:
+      run_vbatch_sweep(ctx);
+      break;
+    case Sweep::constant:
+      run_constant_sweep(ctx);
+      break;
+    case Sweep::hines:
+      run_hines_sweep(ctx);
       break;
     case Sweep::all:
       run_copy_sweep(ctx);

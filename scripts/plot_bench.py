@@ -13,6 +13,10 @@ Writes PNG files into DIR (default: the CSV's folder), one per figure and precis
                                     one panel per n
   memory_<prec>.png                 paper Fig. 12: memory per algorithm/layout at the largest batch,
                                     one group of bars per n
+  hines_<prec>.png                  (hines sweep) cuHinesBatch's layout figures: throughput in real
+                                    rows (compartments) per second per kernel/layout, one group of
+                                    bars per batch (size classes and cells, then mixed batches
+                                    padded / grouped), one panel per number of neurons
 A figure whose columns are empty in the CSV (no sequential baseline, no cuSPARSE on a host run)
 is skipped with a note. Needs only matplotlib (Debian's python3-matplotlib) and the standard library.
 """
@@ -187,6 +191,62 @@ def plot_memory(rows, precision, path, subtitle):
     return True
 
 
+BYTES = {"float": 4, "double": 8}
+
+
+def split_layout(layout):
+    """'interleaved[mixed6,grouped]' -> ('interleaved', 'mixed6,grouped')."""
+    if layout.endswith("]") and "[" in layout:
+        base, batch = layout[:-1].split("[", 1)
+        return base, batch
+    return layout, ""
+
+
+def plot_hines(rows, precision, path, subtitle):
+    """Rows per second (useful bytes / 5 values) per kernel/layout, batches side by side."""
+    data = [r for r in rows if r["precision"] == precision and r["useful_GBps"] is not None]
+    if not data:
+        return False
+    batches = []  # CSV order: same-morphology batches first, then the mixed ones
+    for r in data:
+        batch = split_layout(r["layout"])[1]
+        if batch not in batches:
+            batches.append(batch)
+    names = []
+    for r in data:
+        name = r["algorithm"] + "/" + split_layout(r["layout"])[0]
+        if name not in names:
+            names.append(name)
+    systems = sorted({int(r["systems"]) for r in data})
+    fig, axes = plt.subplots(len(systems), 1, figsize=(max(10.0, 0.22 * len(names) * len(batches) + 3), 4.2 * len(systems)),
+                             squeeze=False)
+    width = 0.85 / max(1, len(names))
+    per_row = 5.0 * BYTES.get(precision, 8)
+    for ax, count in zip([a[0] for a in axes], systems):
+        for k, name in enumerate(names):
+            heights = []
+            for batch in batches:
+                values = [r["useful_GBps"] / per_row for r in data if int(r["systems"]) == count and
+                          split_layout(r["layout"])[1] == batch and
+                          r["algorithm"] + "/" + split_layout(r["layout"])[0] == name]
+                heights.append(values[0] if values else 0)
+            ax.bar([i + (k - (len(names) - 1) / 2) * width for i in range(len(batches))], heights, width,
+                   label=name, color="C%d" % (k % 10), hatch="//" if k >= 10 else None)
+        mixed = [i for i, b in enumerate(batches) if "," in b]
+        if mixed and mixed[0] > 0:
+            ax.axvline(mixed[0] - 0.5, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_xticks(range(len(batches)))
+        ax.set_xticklabels(batches, rotation=20, fontsize=8)
+        ax.set_ylabel("G rows / s (useful)")
+        ax.set_title("%d neurons (left of the dotted line: one morphology per batch; right: mixed)" % count,
+                     fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7)
+    finish(fig, "Hines throughput per compartment, %s" % precision, subtitle, path)
+    return True
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description="PNG figures from a tridiag-bench CSV")
     parser.add_argument("csv", help="CSV written by tridiag-bench --csv")
@@ -198,11 +258,17 @@ def main(argv):
     subtitle = "%s | commit %s | %s" % (header_value(comments, "device"), header_value(comments, "commit"),
                                         header_value(comments, "date"))
     tridiag = [r for r in rows if r.get("sweep") == "tridiag"]
-    if not tridiag:
-        print("%s: no tridiag rows: nothing to plot" % args.csv, file=sys.stderr)
+    hines = [r for r in rows if r.get("sweep") == "hines"]
+    if not tridiag and not hines:
+        print("%s: no tridiag or hines rows: nothing to plot" % args.csv, file=sys.stderr)
         return 1
-    precisions = [p for p in ("float", "double") if any(r["precision"] == p for r in tridiag)]
     written = 0
+    for precision in [p for p in ("float", "double") if any(r["precision"] == p for r in hines)]:
+        if plot_hines(hines, precision, os.path.join(out, "hines_%s.png" % precision), subtitle):
+            written += 1
+    if not tridiag:
+        return 0 if written else 1
+    precisions = [p for p in ("float", "double") if any(r["precision"] == p for r in tridiag)]
     for precision in precisions:
         if plot_per_size(tridiag, "speedup_vs_sequential", precision, "speedup vs sequential",
                          os.path.join(out, "speedup_vs_sequential_%s.png" % precision), subtitle, 1.0):

@@ -13,6 +13,7 @@
 // so one source serves every layout, the per-thread kernel and the Block-Shared kernel (whose x
 // accessor points into team scratch), on host and device.
 
+#include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/types.hpp>
@@ -21,18 +22,9 @@
 namespace tridiag::hines {
 
 namespace impl {
-/// False for a zero, tiny (below the smallest normal number) or non-finite pivot.
-template <class Scalar>
-KOKKOS_FORCEINLINE_FUNCTION bool usable_pivot(const Scalar& w) {
-  using Real = real_type_t<Scalar>;
-  return compat::abs(w) >= real_constants<Real>::tiny && compat::isfinite(w);
-}
+using tridiag::impl::usable_pivot;  // core/breakdown.hpp
+using tridiag::impl::poison_solution;  // core/breakdown.hpp
 
-template <class X>
-KOKKOS_INLINE_FUNCTION void poison_solution(index_type rows, const X& x) {
-  using Value = std::remove_cv_t<std::remove_reference_t<decltype(x(0))>>;
-  for (index_type i = 0; i < rows; ++i) x(i) = compat::quiet_nan<Value>();
-}
 }  // namespace impl
 
 /// One thread solves one Hines system. Row i (0 <= i < n) reads

@@ -15,6 +15,7 @@
 
 #include <type_traits>
 
+#include <tridiag/core/breakdown.hpp>
 #include <tridiag/algorithms/thomas/serial_thomas.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
@@ -23,18 +24,9 @@
 namespace tridiag::periodic {
 
 namespace impl {
-/// False for a zero, tiny (below the smallest normal number) or non-finite value (Thomas' rule).
-template <class Scalar>
-KOKKOS_FORCEINLINE_FUNCTION bool usable_pivot(const Scalar& w) {
-  using Real = real_type_t<Scalar>;
-  return compat::abs(w) >= real_constants<Real>::tiny && compat::isfinite(w);
-}
+using tridiag::impl::usable_pivot;  // core/breakdown.hpp
+using tridiag::impl::poison_solution;  // core/breakdown.hpp
 
-template <class X>
-KOKKOS_INLINE_FUNCTION void poison_solution(index_type n, const X& x) {
-  using Value = std::remove_cv_t<std::remove_reference_t<decltype(x(0))>>;
-  for (index_type i = 0; i < n; ++i) x(i) = compat::quiet_nan<Value>();
-}
 
 /// Row accessor of the diagonal of T = A - u v^T: b(i), except at rows 0 and n-1.
 template <class B, class Matrix>

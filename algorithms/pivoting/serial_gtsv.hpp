@@ -16,6 +16,7 @@
 
 #include <type_traits>
 
+#include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/types.hpp>
@@ -23,12 +24,7 @@
 namespace tridiag::pivoting {
 
 namespace impl {
-/// Fills rows [0, n) of x with NaN (the documented result of a failed system).
-template <class X>
-KOKKOS_INLINE_FUNCTION void poison_solution(index_type n, const X& x) {
-  using Value = std::remove_cv_t<std::remove_reference_t<decltype(x(0))>>;
-  for (index_type i = 0; i < n; ++i) x(i) = compat::quiet_nan<Value>();
-}
+using tridiag::impl::poison_solution;  // core/breakdown.hpp
 
 /// Index of the first row of x in [0, n) that is not finite, n if none.
 template <class X>

@@ -12,6 +12,7 @@
 
 #include <type_traits>
 
+#include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/types.hpp>
@@ -19,19 +20,9 @@
 namespace tridiag::thomas {
 
 namespace impl {
-/// False for a zero, tiny or non-finite pivot.
-template <class Scalar>
-KOKKOS_FORCEINLINE_FUNCTION bool usable_pivot(const Scalar& w) {
-  using Real = real_type_t<Scalar>;
-  return compat::abs(w) >= real_constants<Real>::tiny && compat::isfinite(w);
-}
+using tridiag::impl::usable_pivot;  // core/breakdown.hpp
+using tridiag::impl::poison_solution;  // core/breakdown.hpp
 
-/// Fills rows [0, n) of x with NaN (the documented result of a failed system).
-template <class X>
-KOKKOS_INLINE_FUNCTION void poison_solution(index_type n, const X& x) {
-  using Value = std::remove_cv_t<std::remove_reference_t<decltype(x(0))>>;
-  for (index_type i = 0; i < n; ++i) x(i) = compat::quiet_nan<Value>();
-}
 }  // namespace impl
 
 /// One thread solves one system of n rows:

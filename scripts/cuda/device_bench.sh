@@ -4,8 +4,16 @@
 #   1. tridiag-bench tridiag on the GPU: the seeds' grid (256 ... 256,000 systems x 64 ... 512,
 #      float and double), every algorithm x layout, cuSPARSE on the same data, the sequential and
 #      16-thread OpenMP baselines;
-#   2. tridiag-bench tridiag on the host cores (OpenMP, all threads) for the host figures.
-# CSV and logs go to $OUT. Environment: TRIDIAG_COMMIT (the commit measured), REPS (default 10).
+#   2. tridiag-bench tridiag on the host cores (OpenMP, all threads) for the host figures;
+#   3. tridiag-bench hines on the GPU: the six size classes, BG001, mixed6 and mixed-shared (padded
+#      and grouped) at 25,600 and 256,000 neurons, every layout x kernel, sequential and OpenMP
+#      baselines (hines_gpu.csv; double first, so that a timeout cuts float);
+#   4. tridiag-bench hines on the host cores (OpenMP): big-high and mixed6, double (hines_host.csv).
+# CSV and logs go to $OUT. Environment: TRIDIAG_COMMIT (the commit measured), REPS (default 10),
+# HINES_REPS (default 5), SWEEPS (default "tridiag host hines hines_host": which of 1-4 run), and the
+# time limits GPU_SWEEP_S (330), HOST_SWEEP_S (200), HINES_GPU_S (150), HINES_HOST_S (120) seconds.
+# All four at their limits exceed one 10-minute device command: run SWEEPS="tridiag host" and
+# SWEEPS="hines hines_host" as two calls on the same warm machine.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
@@ -16,14 +24,47 @@ bench=$repo/build-cuda/perf_tests/tridiag-bench
 libdir=$repo/build-cuda-deps/sysroot/usr/lib/x86_64-linux-gnu
 [ -d "$libdir" ] && export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)} OMP_PROC_BIND=spread OMP_PLACES=threads
+# The commit measured: TRIDIAG_COMMIT, else what prepare_device_bundle.sh recorded.
+if [ -z "${TRIDIAG_COMMIT:-}" ] && [ -f "$repo/.device/commit.txt" ]; then
+  TRIDIAG_COMMIT=$(cat "$repo/.device/commit.txt"); export TRIDIAG_COMMIT
+fi
 reps=${REPS:-10}
+hines_reps=${HINES_REPS:-5}
+sweeps=" ${SWEEPS:-tridiag host hines hines_host} "
+# The SWC cells of the hines sweep: the bundle's copy when there is one (prepare_device_bundle.sh;
+# ${a[@]+...}: an empty array under set -u on any bash).
+morphologies=()
+[ -d "$repo/.device/shared/morphologies" ] && morphologies=(--morphologies "$repo/.device/shared/morphologies")
 rc=0
-echo "[tridiag] GPU sweep (reps $reps)"
-timeout -k 10 "${GPU_SWEEP_S:-330}" "$bench" tridiag --exec cuda --reps "$reps" --csv "$OUT/tridiag_gpu.csv" \
-  2>&1 | tee "$OUT/bench_gpu.log" | grep -E "WRONG|error|skipped" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
-echo "[tridiag] host sweep (OpenMP, $OMP_NUM_THREADS threads)"
-timeout -k 10 "${HOST_SWEEP_S:-200}" "$bench" tridiag --exec openmp --systems 25600,256000 --n 64,512 \
-  --reps "$reps" --csv "$OUT/tridiag_host.csv" 2>&1 | tee "$OUT/bench_host.log" | grep -E "WRONG|error" ;
-[ "${PIPESTATUS[0]}" = 0 ] || rc=1
-tail -n 3 "$OUT/bench_gpu.log" "$OUT/bench_host.log"
+logs=()
+if [[ $sweeps == *" tridiag "* ]]; then
+  echo "[tridiag] GPU sweep (reps $reps)"
+  timeout -k 10 "${GPU_SWEEP_S:-330}" "$bench" tridiag --exec cuda --reps "$reps" --csv "$OUT/tridiag_gpu.csv" \
+    2>&1 | tee "$OUT/bench_gpu.log" | grep -E "WRONG|error|skipped" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  logs+=("$OUT/bench_gpu.log")
+fi
+if [[ $sweeps == *" host "* ]]; then
+  echo "[tridiag] host sweep (OpenMP, $OMP_NUM_THREADS threads)"
+  timeout -k 10 "${HOST_SWEEP_S:-200}" "$bench" tridiag --exec openmp --systems 25600,256000 --n 64,512 \
+    --reps "$reps" --csv "$OUT/tridiag_host.csv" 2>&1 | tee "$OUT/bench_host.log" | grep -E "WRONG|error" ;
+  [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  logs+=("$OUT/bench_host.log")
+fi
+if [[ $sweeps == *" hines "* ]]; then
+  # Fewer repetitions: a point solves 10 layout x kernel pairs plus the host baselines, whose data
+  # (up to 256,000 neurons x 4,035 padded rows) is generated on the host too.
+  echo "[tridiag] hines GPU sweep (reps $hines_reps)"
+  timeout -k 10 "${HINES_GPU_S:-150}" "$bench" hines --exec cuda --precision double,float --reps "$hines_reps" \
+    ${morphologies[@]+"${morphologies[@]}"} --csv "$OUT/hines_gpu.csv" 2>&1 | tee "$OUT/bench_hines_gpu.log" |
+    grep -E "WRONG|error|FAILED" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  logs+=("$OUT/bench_hines_gpu.log")
+fi
+if [[ $sweeps == *" hines_host "* ]]; then
+  echo "[tridiag] hines host sweep (OpenMP, $OMP_NUM_THREADS threads, reps $hines_reps)"
+  timeout -k 10 "${HINES_HOST_S:-120}" "$bench" hines --exec openmp --precision double --batches big-high,mixed6 \
+    --reps "$hines_reps" ${morphologies[@]+"${morphologies[@]}"} --csv "$OUT/hines_host.csv" 2>&1 |
+    tee "$OUT/bench_hines_host.log" | grep -E "WRONG|error|FAILED" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  logs+=("$OUT/bench_hines_host.log")
+fi
+((${#logs[@]})) && tail -n 3 "${logs[@]}"
 exit $rc

@@ -115,6 +115,13 @@ if [ -d "$repo/../shared/morphologies" ]; then
   cp -r "$repo/../shared/morphologies" "$bundle/shared/"
 fi
 
+# The commit the carried tree is (the GPU machine's copy of .git may be older than the working
+# tree): device_bench.sh records it in every CSV. "-dirty" when tracked files differ from it.
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$repo" diff --quiet HEAD 2>/dev/null || commit="$commit-dirty"
+echo "$commit" > "$bundle/commit.txt"
+echo "[tridiag] device bundle records commit $commit"
+
 size_kib=$(du -sk "$bundle" | cut -f1)
 echo "[tridiag] device bundle $bundle: $((size_kib / 1024)) MiB ($(($(date +%s) - start)) s)"
 du -sh "$bundle"/deps/src/* "$bundle"/debs 2>/dev/null | sed 's/^/[tridiag]   /'

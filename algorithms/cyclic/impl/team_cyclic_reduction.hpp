@@ -24,6 +24,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/types.hpp>
@@ -36,11 +37,7 @@ enum : int { no_failure = INT_MAX };
 /// Largest n the kernels accept (the failure key must fit in an int); scratch limits n far below.
 enum : index_type { max_rows = index_type(1) << 24 };
 
-/// False for a zero, tiny (below the smallest normal number) or non-finite pivot.
-template <class Matrix>
-KOKKOS_FORCEINLINE_FUNCTION bool usable_pivot(const Matrix& w) {
-  return compat::abs(w) >= real_constants<real_type_t<Matrix>>::tiny && compat::isfinite(w);
-}
+using tridiag::impl::usable_pivot;  // core/breakdown.hpp
 
 /// Shape of the reduction: CR halves the unknowns `levels` times, leaving `rows` for PCR, which
 /// needs `steps` = ceil(log2 rows) steps.

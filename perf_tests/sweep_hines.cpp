@@ -1,0 +1,706 @@
+// The `hines` sweep: batched Hines solves (hines::solve, one thread per neuron) of neuron
+// populations built from the real cells of shared/morphologies, for every precision x systems x
+// batch ("a point"):
+//  * batches (--batches): the seed's six size classes (size_classes.hpp), one class per batch;
+//    single shared cells at the default discretisation (max length 20 um), e.g. BG001; mixed6 (the
+//    six classes round-robin: neuron k has class k mod 6) and mixed-shared (every .swc of the
+//    morphology folder round-robin), each padded to the largest cell in two orders: as generated
+//    ("padded") and sorted by size then morphology ("grouped", the order of
+//    hines::Grouping::by_morphology, hines_batch_builder.hpp);
+//  * hines::solve on the chosen execution space, layouts flat, interleaved, block_interleaved8,
+//    block_interleaved32 and unified_vector, kernels algo::PerNeuron ("hines") and
+//    algo::BlockShared<32> ("hines_block_shared32"); on flat and interleaved also
+//    algo::BranchParallel ("hines_branch_parallel") and algo::Automatic ("hines_auto");
+//  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
+//    ("hines-sequential", skipped above 2e8 padded rows unless --full) and Kokkos::OpenMP on all
+//    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
+// Data: each cell's backward-Euler step (backward_euler.hpp, passive membrane, dt 0.025 ms) is a
+// template uploaded once per batch; a functor then draws every neuron's matrix on the device from
+// it (random voltages, an extra membrane conductance, each row scaled by a random factor so that
+// a != b), so neurons differ and stay diagonally dominant M-matrices. Nothing moves between host
+// and device inside a timed region; x, the workspace and the status are preallocated. Every timed
+// result is checked: every neuron's status must be 0, and 16 sampled neurons are compared with a
+// long-double sequential Hines solve (bench_hines_oracle.hpp).
+// CSV: size = rows of the batch (the largest cell, padding included); useful bytes count the real
+// rows only; layout = "<layout>[<batch>]" (hines_csv_notes()).
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tridiag/algorithms/hines/backward_euler.hpp>
+#include <tridiag/algorithms/hines/discretization.hpp>
+#include <tridiag/algorithms/hines/hines_solve.hpp>
+#include <tridiag/algorithms/hines/size_classes.hpp>
+#include <tridiag/algorithms/hines/swc.hpp>
+#include <type_traits>
+#include <vector>
+
+#include "bench_context.hpp"
+#include "bench_environment.hpp"
+#include "bench_exec.hpp"
+#include "bench_hines_oracle.hpp"
+#include "bench_problem.hpp"
+#include "bench_rows.hpp"
+#include "bench_timer.hpp"
+#include "bench_traffic.hpp"
+#include "progress.hpp"
+
+#ifndef TRIDIAG_BENCH_MORPHOLOGY_DIR
+#define TRIDIAG_BENCH_MORPHOLOGY_DIR "../shared/morphologies"
+#endif
+
+namespace tridiag::bench {
+
+namespace {
+
+constexpr double dt_ms = 0.025;
+constexpr int block = 32;  // BlockShared<32>: a warp per team on a GPU
+using BlockShared = hines::algo::BlockShared<block>;
+
+// ---- cells and batches (host) -------------------------------------------------------------------
+
+/// One morphology: its Hines tree and the template of its neurons' matrices, per node: a, b, d of
+/// a backward-Euler step, rhs0 = G e_pas (the rhs at V = 0) and cap = C / dt (uS).
+struct Cell {
+  std::string name;
+  std::vector<int> parent;
+  std::vector<double> a, b, d, rhs0, cap;
+  index_type size() const { return static_cast<index_type>(parent.size()); }
+};
+
+Cell make_cell(const std::string& name, const std::string& path, const hines::DiscretizationOptions& options) {
+  const hines::CompartmentalCell cc = hines::discretize(hines::load_swc(path), options);
+  const hines::PassiveMembrane membrane;
+  const auto at0 = hines::assemble_backward_euler(cc, membrane, dt_ms, std::vector<double>(cc.size(), 0.0));
+  const auto at1 = hines::assemble_backward_euler(cc, membrane, dt_ms, std::vector<double>(cc.size(), 1.0));
+  Cell c;
+  c.name = name;
+  c.parent = at0.parent;
+  c.a = at0.a;
+  c.b = at0.b;
+  c.d = at0.d;
+  c.rhs0 = at0.rhs;
+  c.cap.resize(at0.rhs.size());
+  for (std::size_t i = 0; i < c.cap.size(); ++i) c.cap[i] = at1.rhs[i] - at0.rhs[i];  // rhs is linear in V^n
+  return c;
+}
+
+/// A batch kind of the sweep: which cells, in which order.
+struct BatchSpec {
+  std::string label;       ///< what goes between the brackets of the layout cell
+  bool mixed = false;      ///< several cells, round-robin
+  bool grouped = false;    ///< slots sorted by size (descending), then morphology
+  std::vector<std::shared_ptr<const Cell>> cells;
+  std::vector<std::string> class_names;  ///< mixed6: the class of each cell (for the comparison note)
+};
+
+/// The cells of the sweep, loaded once each.
+class CellLibrary {
+ public:
+  explicit CellLibrary(std::string dir) : dir_(std::move(dir)) {}
+
+  std::shared_ptr<const Cell> size_class(const hines::SizeClass& c) {
+    return get(c.name, [&] {
+      hines::DiscretizationOptions o;
+      o.max_length_um = c.max_length_um;
+      return make_cell(c.name, path(c.shared_file), o);
+    });
+  }
+  /// A shared file at the default discretisation, by its name without ".swc" / ".CNG.swc".
+  std::shared_ptr<const Cell> shared_cell(const std::string& stem) {
+    return get("cell:" + stem, [&] { return make_cell(stem, path(file_of(stem)), {}); });
+  }
+  /// Stems of every .swc file of the folder, sorted.
+  std::vector<std::string> shared_stems() const {
+    std::vector<std::string> stems;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, error))
+      if (entry.path().extension() == ".swc") stems.push_back(stem_of(entry.path().filename().string()));
+    if (error) throw std::runtime_error("cannot list the morphology folder '" + dir_ + "': " + error.message());
+    std::sort(stems.begin(), stems.end());
+    return stems;
+  }
+  std::string file_of(const std::string& stem) const {
+    for (const char* suffix : {".swc", ".CNG.swc"})
+      if (std::filesystem::exists(path(stem + suffix))) return stem + suffix;
+    throw usage_error("--batches: '" + stem + "' is neither a size class, mixed6, mixed-shared nor a file " + stem +
+                      "[.CNG].swc in " + dir_);
+  }
+  static std::string stem_of(std::string file) {
+    for (const std::string suffix : {".CNG.swc", ".swc"})
+      if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0)
+        return file.substr(0, file.size() - suffix.size());
+    return file;
+  }
+
+ private:
+  std::string path(const std::string& file) const { return dir_ + "/" + file; }
+  template <class Make>
+  std::shared_ptr<const Cell> get(const std::string& key, Make&& make) {
+    auto found = cells_.find(key);
+    if (found == cells_.end()) found = cells_.emplace(key, std::make_shared<const Cell>(make())).first;
+    return found->second;
+  }
+  std::string dir_;
+  std::map<std::string, std::shared_ptr<const Cell>> cells_;
+};
+
+/// The batch kinds named by --batches (or the defaults), same-morphology ones first so that the
+/// mixed rows can be compared with them.
+std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
+  std::vector<std::string> names = o.batches;
+  if (names.empty()) {
+    if (o.quick) {
+      names = {"small-high", "big-high", "mixed6"};
+    } else {
+      for (const auto& c : hines::seed_size_classes) names.push_back(c.name);
+      names.insert(names.end(), {"BG001", "mixed6", "mixed-shared"});
+    }
+  }
+  std::vector<BatchSpec> same, mixed;
+  for (const auto& name : names) {
+    const hines::SizeClass* size_class = nullptr;
+    for (const auto& c : hines::seed_size_classes)
+      if (name == c.name) size_class = &c;
+    if (size_class != nullptr) {
+      same.push_back({name, false, false, {library.size_class(*size_class)}, {name}});
+    } else if (name == "mixed6" || name == "mixed-shared") {
+      BatchSpec spec;
+      spec.mixed = true;
+      if (name == "mixed6") {
+        for (const auto& c : hines::seed_size_classes) {
+          spec.cells.push_back(library.size_class(c));
+          spec.class_names.push_back(c.name);
+        }
+        spec.label = "mixed6";
+      } else {
+        for (const auto& stem : library.shared_stems()) spec.cells.push_back(library.shared_cell(stem));
+        spec.label = "shared" + std::to_string(spec.cells.size());
+      }
+      for (const bool grouped : {false, true}) {
+        BatchSpec s = spec;
+        s.grouped = grouped;
+        s.label += grouped ? ",grouped" : ",padded";
+        mixed.push_back(s);
+      }
+    } else {
+      const std::string stem = CellLibrary::stem_of(library.file_of(name));
+      same.push_back({stem, false, false, {library.shared_cell(stem)}, {}});
+    }
+  }
+  same.insert(same.end(), mixed.begin(), mixed.end());
+  return same;
+}
+
+/// A batch kind at a batch size: the morphology of every storage slot and the neuron it holds.
+struct Population {
+  const BatchSpec* spec = nullptr;
+  index_type systems = 0, rows = 0, real_rows = 0;
+  std::vector<int> morphology_of_slot;    ///< empty: one morphology
+  std::vector<index_type> neuron_at_slot;  ///< neuron k has morphology k mod cells
+  std::vector<index_type> neurons_per_cell;
+
+  Population(const BatchSpec& s, index_type n) : spec(&s), systems(n) {
+    const index_type count = static_cast<index_type>(s.cells.size());
+    neurons_per_cell.assign(static_cast<std::size_t>(count), 0);
+    for (const auto& c : s.cells) rows = std::max(rows, c->size());
+    neuron_at_slot.resize(static_cast<std::size_t>(n));
+    std::iota(neuron_at_slot.begin(), neuron_at_slot.end(), index_type(0));
+    const auto size_of = [&](index_type k) { return s.cells[k % count]->size(); };
+    if (s.grouped)
+      std::stable_sort(neuron_at_slot.begin(), neuron_at_slot.end(), [&](index_type u, index_type v) {
+        if (size_of(u) != size_of(v)) return size_of(u) > size_of(v);
+        return u % count < v % count;
+      });
+    for (index_type k = 0; k < n; ++k) {
+      real_rows += size_of(k);
+      ++neurons_per_cell[k % count];
+    }
+    if (count > 1) {
+      morphology_of_slot.resize(static_cast<std::size_t>(n));
+      for (index_type slot = 0; slot < n; ++slot) morphology_of_slot[slot] = static_cast<int>(neuron_at_slot[slot] % count);
+    }
+  }
+  int morphology(index_type slot) const { return morphology_of_slot.empty() ? 0 : morphology_of_slot[slot]; }
+  std::string label(const std::string& precision) const {
+    return precision + " " + std::to_string(systems) + " x " + spec->label + " (" + std::to_string(rows) + " rows)";
+  }
+};
+
+// ---- device data ----------------------------------------------------------------------------------
+
+template <class V>
+V uninitialized(const std::string& label, const typename V::layout_type& map) {
+  return V(typename V::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), map.required_span()), map);
+}
+
+/// Row scale of neuron k, row i: the rows of a neuron's matrix are multiplied by factors in
+/// [1, 1.5), which keeps the solution and makes A(i, p) != A(p, i).
+KOKKOS_INLINE_FUNCTION double row_scale(std::uint64_t seed, index_type k, index_type rows, index_type i) {
+  return 1.25 + 0.25 * hash_uniform(seed ^ 0x5ca1eULL, std::uint64_t(k) * std::uint64_t(rows) + std::uint64_t(i));
+}
+
+/// Draws the matrix and rhs of every slot from its morphology's template (cell comment above):
+/// V^n uniform in [-80, -50) mV, an extra conductance in [0, C/dt / 2) (open channels), rows
+/// scaled by row_scale; pad rows are identity rows (d = 1, a = b = rhs = 0); x = NaN.
+template <class Scalar, class V, class Parent, class Template, class Ids, class Neurons, class Sizes>
+struct GenerateNeurons {
+  V a, b, d, rhs, x;
+  Parent parent;    // (morphology, row)
+  Template tmpl;    // (morphology, 0..4 = a, b, d, rhs0, cap, row)
+  Ids morphology;   // slot -> morphology, empty: 0
+  Neurons neuron;   // slot -> neuron
+  Sizes sizes;
+  index_type rows;
+  std::uint64_t seed;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int m = morphology.data() != nullptr ? morphology(s) : 0;
+    const index_type k = neuron(s), n = sizes(m);
+    for (index_type i = 0; i < rows; ++i) {
+      if (i < n) {
+        const int p = parent(m, i);
+        const double ri = row_scale(seed, k, rows, i), rp = p >= 0 ? row_scale(seed, k, rows, p) : 0.0;
+        const std::uint64_t base = (std::uint64_t(k) * std::uint64_t(rows) + std::uint64_t(i)) * 2u;
+        const double v = -65.0 + 15.0 * hash_uniform(seed, base);
+        const double cap = tmpl(m, 4, i);
+        const double extra = 0.25 * cap * (1.0 + hash_uniform(seed, base + 1));
+        a(s, i) = Scalar(ri * tmpl(m, 0, i));
+        b(s, i) = Scalar(rp * tmpl(m, 1, i));
+        d(s, i) = Scalar(ri * (tmpl(m, 2, i) + extra));
+        rhs(s, i) = Scalar(ri * (tmpl(m, 3, i) + cap * v));
+      } else {
+        a(s, i) = Scalar(0);
+        b(s, i) = Scalar(0);
+        d(s, i) = Scalar(1);
+        rhs(s, i) = Scalar(0);
+      }
+      x(s, i) = compat::quiet_nan<Scalar>();
+    }
+  }
+};
+
+/// Copies sampled slots (a, b, d, rhs, x over all rows, and the status) into one buffer.
+template <class V, class Slots, class Out, class Status, class StatusOut>
+struct GatherNeurons {
+  V a, b, d, rhs, x;
+  Slots slots;
+  Out out;
+  Status status;
+  StatusOut status_out;
+  index_type rows;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type j) const {
+    const index_type s = slots(j), o = j * rows;
+    for (index_type i = 0; i < rows; ++i) {
+      out(0, o + i) = a(s, i);
+      out(1, o + i) = b(s, i);
+      out(2, o + i) = d(s, i);
+      out(3, o + i) = rhs(s, i);
+      out(4, o + i) = x(s, i);
+    }
+    status_out(j) = status(s);
+  }
+};
+
+template <class Status>
+struct CountFailed {
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& failed) const {
+    failed += status(s) != 0 ? 1 : 0;
+  }
+};
+
+template <class View>
+std::int64_t bytes_of(const View& v) {
+  return v.data() == nullptr ? 0 : static_cast<std::int64_t>(v.span() * sizeof(typename View::value_type));
+}
+
+/// A population in Layout on Memory, generated, with preallocated x, workspace and status.
+template <class Scalar, class Layout, class Memory>
+struct Batch {
+  using Vector = BatchVector<Scalar, Layout, Memory>;
+  hines::HinesBatch<Scalar, Layout, Memory> batch;
+  Vector rhs, x, workspace;
+  StatusView<Memory> status;
+  std::int64_t memory_bytes = 0;
+
+  template <class Exec>
+  Batch(const Exec& exec, const Population& pop, std::uint64_t seed) {
+    static_assert(Kokkos::SpaceAccessibility<Exec, Memory>::accessible, "Batch: Memory not reachable from Exec");
+    const BatchSpec& spec = *pop.spec;
+    const index_type count = static_cast<index_type>(spec.cells.size()), rows = pop.rows, n = pop.systems;
+    std::vector<std::vector<int>> parents;
+    for (const auto& c : spec.cells) parents.push_back(c->parent);
+    const auto morphologies = hines::make_morphologies<Memory>(parents, rows);
+    // The per-node templates and the slot -> neuron map: generation only, freed after it.
+    Kokkos::View<double***, Kokkos::LayoutRight, Memory> tmpl("tridiag::bench::hines_template", count, 5, rows);
+    auto tmpl_h = Kokkos::create_mirror_view(tmpl);
+    for (index_type m = 0; m < count; ++m) {
+      const Cell& c = *spec.cells[m];
+      const std::vector<double>* v[5] = {&c.a, &c.b, &c.d, &c.rhs0, &c.cap};
+      for (int q = 0; q < 5; ++q)
+        for (index_type i = 0; i < rows; ++i) tmpl_h(m, q, i) = i < c.size() ? (*v[q])[i] : 0.0;
+    }
+    Kokkos::deep_copy(tmpl, tmpl_h);
+    Kokkos::View<index_type*, Memory> neuron(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::bench::neuron"), n);
+    {
+      Kokkos::View<const index_type*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(pop.neuron_at_slot.data(), n);
+      Kokkos::deep_copy(neuron, host);
+    }
+    typename hines::HinesBatch<Scalar, Layout, Memory>::morphology_view ids;
+    if (!pop.morphology_of_slot.empty()) {
+      ids = decltype(ids)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::bench::morphology_of"), n);
+      Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(pop.morphology_of_slot.data(), n);
+      Kokkos::deep_copy(ids, host);
+    }
+    // a, d, b, rhs: one packed allocation for Unified-Vector (components lower, diagonal, upper,
+    // rhs, as hines::make_problem packs them), four otherwise. Uninitialised: the generator writes
+    // every row (block padding systems are never read).
+    Vector a, b, d;
+    if constexpr (std::is_same_v<Layout, layouts::UnifiedVector>) {
+      using U = layouts::UnifiedVector;
+      const U packed(n, rows, U::packed_width, 0);
+      typename Vector::storage_type storage(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::bench::hines_packed"),
+                                            packed.required_span());
+      a = Vector(storage, U(n, rows, U::packed_width, U::lower));
+      d = Vector(storage, U(n, rows, U::packed_width, U::diagonal));
+      b = Vector(storage, U(n, rows, U::packed_width, U::upper));
+      rhs = Vector(storage, U(n, rows, U::packed_width, U::rhs));
+      memory_bytes += bytes_of(storage);
+    } else {
+      const Layout map(n, rows);
+      a = uninitialized<Vector>("tridiag::bench::hines_a", map);
+      b = uninitialized<Vector>("tridiag::bench::hines_b", map);
+      d = uninitialized<Vector>("tridiag::bench::hines_d", map);
+      rhs = uninitialized<Vector>("tridiag::bench::hines_rhs", map);
+      memory_bytes += bytes_of(a.storage()) + bytes_of(b.storage()) + bytes_of(d.storage()) + bytes_of(rhs.storage());
+    }
+    x = uninitialized<Vector>("tridiag::bench::hines_x", Layout(n, rows));
+    workspace = uninitialized<Vector>("tridiag::bench::hines_workspace", Layout(n, rows));
+    status = StatusView<Memory>("tridiag::bench::hines_status", n);
+    Kokkos::parallel_for("tridiag::bench::generate_hines",
+                         Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(exec, 0, n),
+                         GenerateNeurons<Scalar, Vector, typename hines::Morphologies<Memory>::parent_view,
+                                         decltype(tmpl), decltype(ids), decltype(neuron),
+                                         typename hines::Morphologies<Memory>::size_view>{
+                             a, b, d, rhs, x, morphologies.parent(), tmpl, ids, neuron, morphologies.sizes(), rows, seed});
+    exec.fence();
+    batch = hines::HinesBatch<Scalar, Layout, Memory>(morphologies, ids, a, b, d);
+    memory_bytes += bytes_of(x.storage()) + bytes_of(workspace.storage()) + bytes_of(status) +
+                    bytes_of(morphologies.parent()) + bytes_of(morphologies.sizes()) + bytes_of(ids);
+  }
+};
+
+// ---- measurements -------------------------------------------------------------------------------
+
+/// Which speedup column a measurement is the denominator of, if any.
+enum class Role { none, sequential, openmp };
+
+struct Measurement {
+  Row row;
+  Role role = Role::none;
+  std::string kernel_layout;  ///< "algorithm/layout" without the batch, for the comparison note
+};
+
+struct Point {
+  std::string precision;
+  Population pop;
+  std::vector<Measurement> results;
+};
+
+/// Same-morphology rates (real rows per ms) by (precision, systems, algorithm/layout, class),
+/// for the mixed6 comparison note.
+using RateTable = std::map<std::string, double>;
+std::string rate_key(const std::string& precision, index_type systems, const std::string& kernel_layout,
+                     const std::string& cls) {
+  return precision + "|" + std::to_string(systems) + "|" + kernel_layout + "|" + cls;
+}
+
+/// Every status 0, and the sampled neurons against the long-double oracle.
+template <class Exec, class Scalar, class Layout, class Memory>
+void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scalar, Layout, Memory>& bt) {
+  const std::string what = row.algorithm + "/" + row.layout + " " + pt.pop.label(pt.precision) + " on " + row.device;
+  const Population& pop = pt.pop;
+  index_type failed = 0;
+  Kokkos::parallel_reduce("tridiag::bench::hines_count_failed",
+                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, pop.systems),
+                          CountFailed<StatusView<Memory>>{bt.status}, failed);
+  if (failed > 0)
+    ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(pop.systems) +
+                               " neurons returned a nonzero status");
+  const auto slots = sample_systems(pop.systems, ctx.options.seed);
+  const index_type ns = static_cast<index_type>(slots.size()), rows = pop.rows;
+  Kokkos::View<index_type*, Kokkos::HostSpace> slots_h("tridiag::bench::hines_slots", ns);
+  for (index_type j = 0; j < ns; ++j) slots_h(j) = slots[j];
+  auto slots_d = Kokkos::create_mirror_view_and_copy(Memory(), slots_h);
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> out("tridiag::bench::hines_samples", 5, ns * rows);
+  Kokkos::View<int*, Memory> status_out("tridiag::bench::hines_sample_status", ns);
+  using Vector = typename Batch<Scalar, Layout, Memory>::Vector;
+  Kokkos::parallel_for("tridiag::bench::hines_gather", Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, ns),
+                       GatherNeurons<Vector, decltype(slots_d), decltype(out), StatusView<Memory>, decltype(status_out)>{
+                           bt.batch.a(), bt.batch.b(), bt.batch.d(), bt.rhs, bt.x, slots_d, out, bt.status, status_out,
+                           rows});
+  auto out_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  auto status_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status_out);
+  const double eps = static_cast<double>(std::numeric_limits<Scalar>::epsilon());
+  for (index_type j = 0; j < ns; ++j) {
+    const Cell& cell = *pop.spec->cells[pop.morphology(slots[j])];
+    HinesSample sample;
+    sample.id = slots[j];
+    sample.size = cell.size();
+    sample.parent = cell.parent;
+    std::vector<double>* dst[5] = {&sample.a, &sample.b, &sample.d, &sample.rhs, &sample.x};
+    for (int v = 0; v < 5; ++v) dst[v]->assign(&out_h(v, j * rows), &out_h(v, j * rows) + rows);
+    sample.status = status_h(j);
+    const HinesCheck r = check_hines_sample(sample, eps);
+    if (!row.max_rel_error)
+      row.max_rel_error = r.rel_error;
+    else if (!std::isnan(*row.max_rel_error) && !(r.rel_error <= *row.max_rel_error))
+      row.max_rel_error = r.rel_error;  // a NaN sticks
+    if (r.wrong) {
+      ctx.wrong_result(what, r.why);
+      break;  // one wrong neuron tells the story
+    }
+  }
+}
+
+template <class Algorithm>
+constexpr bool is_block_shared = !std::is_same_v<Algorithm, hines::algo::PerNeuron> &&
+                                 !std::is_same_v<Algorithm, hines::algo::BranchParallel> &&
+                                 !std::is_same_v<Algorithm, hines::algo::Automatic>;
+
+/// Times hines::solve of `bt` with `Algorithm` on exec and checks the result.
+template <class Algorithm, class Exec, class Scalar, class Layout, class Memory>
+void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar, Layout, Memory>& bt,
+             const std::string& algorithm, Role role) {
+  const std::string kernel_layout = algorithm + "/" + layout_label<Layout>();
+  if constexpr (is_block_shared<Algorithm>) {
+    // The solver throws (invalid_argument) when the block does not fit; that is a skip here.
+    const std::size_t bytes = hines::block_shared_scratch_bytes<Algorithm::block_size, Scalar>(pt.pop.rows);
+    const std::size_t most = static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(1));
+    if (bytes > most) {
+      ctx.message("tridiag-bench: " + kernel_layout + " " + pt.pop.label(pt.precision) + ": skipped, needs " +
+                  std::to_string(bytes) + " bytes of team scratch, " + Exec::name() + " offers " + std::to_string(most));
+      return;
+    }
+  }
+  Kokkos::deep_copy(bt.x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
+  Kokkos::deep_copy(bt.status, -1);  // every neuron must overwrite its status
+  Measurement m;
+  m.role = role;
+  m.kernel_layout = kernel_layout;
+  Row& row = m.row;
+  row.algorithm = algorithm;
+  row.layout = layout_label<Layout>() + "[" + pt.pop.spec->label + "]";
+  row.device = device_of(exec);
+  row.on_device = is_device_space<Exec>();
+  row.useful_bytes = traffic::hines_useful_bytes(pt.pop.real_rows, sizeof(Scalar));
+  row.memory_bytes = bt.memory_bytes;
+  row.timing = time_on(exec, ctx.options.reps,
+                       [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, Algorithm{}); });
+  check_batch<Exec>(ctx, pt, row, bt);
+  pt.results.push_back(std::move(m));
+}
+
+/// The host baselines on a host batch in the flat layout, except the one the chosen space already
+/// measured as its own flat PerNeuron row.
+template <class Exec, class Scalar>
+void measure_host_baselines(BenchContext& ctx, Point& pt, const Batch<Scalar, layouts::Flat, Kokkos::HostSpace>& h,
+                            bool run_sequential) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (!std::is_same_v<Exec, Kokkos::Serial>) {
+    if (run_sequential)
+      guarded_measurement(ctx, "hines-sequential " + pt.pop.label(pt.precision), [&] {
+        measure<hines::algo::PerNeuron>(ctx, pt, Kokkos::Serial(), h, "hines-sequential", Role::sequential);
+      });
+  }
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (!std::is_same_v<Exec, Kokkos::OpenMP>) {
+    guarded_measurement(ctx, "hines-openmp " + pt.pop.label(pt.precision), [&] {
+      measure<hines::algo::PerNeuron>(ctx, pt, Kokkos::OpenMP(), h, "hines-openmp", Role::openmp);
+    });
+  }
+#endif
+  (void)ctx;
+  (void)pt;
+  (void)h;
+  (void)run_sequential;
+}
+
+/// Both kernels on one layout's data; on the flat data also the host baselines.
+template <class Scalar, class Layout, class Exec>
+void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_sequential) {
+  using Memory = typename Exec::memory_space;
+  const Batch<Scalar, Layout, Memory> bt(exec, pt.pop, ctx.options.seed);
+  constexpr bool flat = std::is_same_v<Layout, layouts::Flat>;
+  Role role = Role::none;
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (flat && std::is_same_v<Exec, Kokkos::Serial>) role = Role::sequential;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (flat && std::is_same_v<Exec, Kokkos::OpenMP>) role = Role::openmp;
+#endif
+  const std::string what = layout_label<Layout>() + " " + pt.pop.label(pt.precision);
+  guarded_measurement(ctx, "hines/" + what,
+                      [&] { measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines", role); });
+  guarded_measurement(ctx, "hines_block_shared32/" + what, [&] {
+    measure<BlockShared>(ctx, pt, exec, bt, "hines_block_shared" + std::to_string(block), Role::none);
+  });
+  // A team per neuron, and the automatic choice, on the two layouts a user would pick.
+  if constexpr (flat || std::is_same_v<Layout, layouts::Interleaved>) {
+    guarded_measurement(ctx, "hines_branch_parallel/" + what, [&] {
+      measure<hines::algo::BranchParallel>(ctx, pt, exec, bt, "hines_branch_parallel", Role::none);
+    });
+    guarded_measurement(ctx, "hines_auto/" + what,
+                        [&] { measure<hines::algo::Automatic>(ctx, pt, exec, bt, "hines_auto", Role::none); });
+  }
+  if constexpr (flat) {
+    if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
+      measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
+    } else {
+      guarded_measurement(ctx, "host baselines " + pt.pop.label(pt.precision), [&] {
+        const Batch<Scalar, layouts::Flat, Kokkos::HostSpace> h(Kokkos::DefaultHostExecutionSpace(), pt.pop,
+                                                               ctx.options.seed);
+        measure_host_baselines<Exec>(ctx, pt, h, run_sequential);
+      });
+    }
+  }
+}
+
+/// Writes the rows of a measured point with the speedups against its baselines; records the
+/// same-morphology rates, and for mixed6 notes the throughput against them on the console.
+void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
+  std::optional<double> sequential, openmp;
+  for (const auto& m : pt.results) {
+    if (m.role == Role::sequential) sequential = m.row.timing.median_ms();
+    if (m.role == Role::openmp) openmp = m.row.timing.median_ms();
+  }
+  const auto ratio = [](const std::optional<double>& reference, double t) -> std::optional<double> {
+    if (!reference || !(t > 0)) return std::nullopt;
+    return *reference / t;
+  };
+  const BatchSpec& spec = *pt.pop.spec;
+  for (const auto& m : pt.results) {
+    const Row& row = m.row;
+    const double t = row.timing.median_ms();
+    std::string note = row.note;
+    if (!spec.mixed && !spec.class_names.empty() && t > 0) {
+      rates[rate_key(pt.precision, pt.pop.systems, m.kernel_layout, spec.class_names[0])] = double(pt.pop.real_rows) / t;
+    } else if (spec.mixed && !spec.class_names.empty() && t > 0) {
+      // Time the same neurons take as same-morphology batches of their classes (same layout,
+      // kernel, precision and batch size) over this batch's time.
+      double same_ms = 0;
+      bool complete = true;
+      for (std::size_t c = 0; c < spec.cells.size() && complete; ++c) {
+        const auto found = rates.find(rate_key(pt.precision, pt.pop.systems, m.kernel_layout, spec.class_names[c]));
+        complete = found != rates.end();
+        if (complete) same_ms += double(pt.pop.neurons_per_cell[c]) * double(spec.cells[c]->size()) / found->second;
+      }
+      if (complete) {
+        std::ostringstream os;
+        os.precision(3);
+        os << same_ms / t << " x the same-morphology throughput";
+        note = note.empty() ? os.str() : note + "; " + os.str();
+      }
+    }
+    CsvRow r;
+    r.sweep = "hines";
+    r.algorithm = row.algorithm;
+    r.layout = row.layout;
+    r.precision = pt.precision;
+    r.systems = pt.pop.systems;
+    r.size = pt.pop.rows;
+    r.time_ms = t;
+    r.useful_GBps = traffic::gbps(row.useful_bytes, t);
+    if (const auto reference = ctx.copy.for_space(row.on_device); reference && *reference > 0)
+      r.pct_of_copy_bw = 100.0 * *r.useful_GBps / *reference;
+    r.speedup_vs_sequential = ratio(sequential, t);
+    r.speedup_vs_openmp = ratio(openmp, t);
+    r.memory_bytes = row.memory_bytes;
+    r.max_rel_error = row.max_rel_error;
+    r.device = row.device;
+    r.commit = commit();
+    std::ostringstream extra;
+    extra.precision(4);
+    extra << "min " << row.timing.min_ms() << " ms; " << (t > 0 ? double(pt.pop.real_rows) / t * 1e-6 : 0.0)
+          << " G rows/s";
+    if (!note.empty()) extra << "; " << note;
+    ctx.emit(r, extra.str());
+  }
+}
+
+template <class Scalar, class Exec>
+void run_point(BenchContext& ctx, const Exec& exec, const BatchSpec& spec, index_type systems, RateTable& rates) {
+  Point pt{precision_name<Scalar>(), Population(spec, systems), {}};
+  const bool run_sequential =
+      ctx.options.full || double(systems) * double(pt.pop.rows) <= sequential_unknowns_limit;
+  if (!run_sequential)
+    ctx.message("tridiag-bench: " + pt.pop.label(pt.precision) +
+                ": sequential baseline skipped (more than 2e8 rows; --full runs it)");
+  measure_layout<Scalar, layouts::Flat>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::Interleaved>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::BlockInterleaved<8>>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::BlockInterleaved<32>>(ctx, pt, exec, run_sequential);
+  measure_layout<Scalar, layouts::UnifiedVector>(ctx, pt, exec, run_sequential);
+  emit_point(ctx, pt, rates);
+}
+
+template <class Exec>
+void sweep_on(BenchContext& ctx, const Exec& exec, const std::vector<BatchSpec>& specs) {
+  const Options& o = ctx.options;
+  RateTable rates;
+  ProgressScope progress(ctx, o.precisions.size() * o.systems.size() * specs.size());
+  for (const auto& precision : o.precisions)
+    for (const index_type systems : o.systems)
+      for (const auto& spec : specs) {
+        const std::string what = "hines " + precision + " " + std::to_string(systems) + " x " + spec.label;
+        progress.step(what + " on " + Exec::name());
+        guarded_measurement(ctx, what, [&] {
+          if (precision == "float")
+            run_point<float>(ctx, exec, spec, systems, rates);
+          else
+            run_point<double>(ctx, exec, spec, systems, rates);
+        });
+      }
+}
+
+}  // namespace
+
+std::vector<std::string> hines_csv_notes() {
+  return {
+      "hines: layout = <layout>[<batch>]; batch = a size class (small-low .. big-high, algorithms/hines/"
+      "size_classes.hpp: one morphology for every neuron), a shared cell at the default discretisation (file name "
+      "without .swc/.CNG.swc), mixed6,padded|grouped (the six classes round-robin) or sharedN,padded|grouped (the N "
+      "shared cells round-robin); padded = neurons in generation order, grouped = sorted by size then morphology "
+      "(hines::Grouping::by_morphology); mixed batches are padded to their largest cell",
+      "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
+      "useful_GBps / (5 x sizeof(scalar)) = real rows (compartments) per second, comparable between same-morphology "
+      "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_auto = algo::Automatic; "
+      "hines-sequential = Kokkos::Serial, flat, PerNeuron; hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all "
+      "threads (a host space's own flat hines row is its baseline); max_rel_error = relative forward error vs a "
+      "long-double sequential Hines on 16 sampled neurons; memory_bytes = a, b, d, rhs, x, workspace, status, "
+      "parent, sizes, morphology ids (team scratch of the block-shared kernel not counted); these definitions "
+      "replace the tridiag ones of the speedup_vs_*, memory_bytes and max_rel_error lines below for hines rows",
+  };
+}
+
+void run_hines_sweep(BenchContext& ctx) {
+  // Cells first: a bad --batches or a missing file stops the run before anything is measured.
+  const std::string dir = ctx.options.morphology_dir.empty() ? TRIDIAG_BENCH_MORPHOLOGY_DIR : ctx.options.morphology_dir;
+  CellLibrary library(dir);
+  const auto specs = batch_specs(ctx.options, library);
+  ensure_copy_reference(ctx);
+  with_exec(ctx.options.exec, [&](auto exec) { sweep_on(ctx, exec, specs); });
+}
+
+}  // namespace tridiag::bench
