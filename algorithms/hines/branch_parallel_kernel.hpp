@@ -17,25 +17,14 @@
 
 namespace tridiag::hines::impl {
 
-template <class Schedule, class Parent, class Sizes, class Ids, class A, class B, class D, class R, class X, class W,
-          class Status, class Flags>
+template <class Schedule, class Operands, class Flags>
 struct BranchParallelKernel {
-  using Matrix = typename W::value_type;
-  using Value = typename X::value_type;
+  using Matrix = typename decltype(Operands::w)::value_type;
+  using Value = typename decltype(Operands::x)::value_type;
   enum Flag { tree_pivot, bad_rhs, bad_x, pad_pivot };
 
-  index_type rows;
   Schedule schedule;
-  Parent parent;
-  Sizes sizes;
-  Ids ids;
-  A a;
-  B b;
-  D d;
-  R rhs;
-  X x;
-  W w;
-  Status status;
+  Operands op;
 
   /// Leaves-to-root elimination of section j (last row first).
   struct Eliminate {
@@ -47,18 +36,18 @@ struct BranchParallelKernel {
       const auto& sc = k.schedule;
       for (int q = sc.section_begin(m, j + 1) - 1; q >= sc.section_begin(m, j); --q) {
         const int i = sc.order(m, q);
-        Matrix wi = k.d(s, i);
-        Value xi = k.rhs(s, i);
+        Matrix wi = k.op.d(s, i);
+        Value xi = k.op.rhs(s, i);
         if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_rhs), i);
         for (int e = sc.child_begin(m, i); e < sc.child_begin(m, i + 1); ++e) {
           const int c = sc.children(m, e);
-          const Matrix factor = k.b(s, c) / k.w(s, c);
-          wi -= factor * k.a(s, c);
-          xi -= factor * k.x(s, c);
+          const Matrix factor = k.op.b(s, c) / k.op.w(s, c);
+          wi -= factor * k.op.a(s, c);
+          xi -= factor * k.op.x(s, c);
         }
         if (!impl::usable_pivot(wi)) Kokkos::atomic_fetch_max(&flags(tree_pivot), i);
-        k.w(s, i) = wi;
-        k.x(s, i) = xi;
+        k.op.w(s, i) = wi;
+        k.op.x(s, i) = xi;
       }
     }
   };
@@ -73,12 +62,12 @@ struct BranchParallelKernel {
       const auto& sc = k.schedule;
       for (int q = sc.section_begin(m, j); q < sc.section_begin(m, j + 1); ++q) {
         const int i = sc.order(m, q);
-        const int p = k.parent(m, i);
-        Value xi = k.x(s, i);
-        if (p >= 0) xi -= k.a(s, i) * k.x(s, p);
-        xi /= k.w(s, i);
+        const int p = k.op.parent(m, i);
+        Value xi = k.op.x(s, i);
+        if (p >= 0) xi -= k.op.a(s, i) * k.op.x(s, p);
+        xi /= k.op.w(s, i);
         if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_x), i);
-        k.x(s, i) = xi;
+        k.op.x(s, i) = xi;
       }
     }
   };
@@ -89,27 +78,27 @@ struct BranchParallelKernel {
     index_type s;
     Flags flags;
     KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-      const Matrix di = k.d(s, i);
+      const Matrix di = k.op.d(s, i);
       if (!impl::usable_pivot(di)) Kokkos::atomic_fetch_min(&flags(pad_pivot), static_cast<int>(i));
-      const Value ri = k.rhs(s, i);
+      const Value ri = k.op.rhs(s, i);
       if (!compat::isfinite(ri)) Kokkos::atomic_fetch_min(&flags(bad_rhs), static_cast<int>(i));
       const Value xi = ri / di;
       if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_x), static_cast<int>(i));
-      k.x(s, i) = xi;
+      k.op.x(s, i) = xi;
     }
   };
 
   struct Poison {
     const BranchParallelKernel& k;
     index_type s;
-    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const { k.x(s, i) = compat::quiet_nan<Value>(); }
+    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const { k.op.x(s, i) = compat::quiet_nan<Value>(); }
   };
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
     const index_type s = member.league_rank();
-    const int m = ids.data() != nullptr ? ids(s) : 0;
-    const index_type n = sizes(m);
+    const int m = op.ids.data() != nullptr ? op.ids(s) : 0;
+    const index_type n = op.sizes(m);
     const Flags flags(member.team_scratch(0), 4);
     if (member.team_rank() == 0) {
       flags(tree_pivot) = -1;
@@ -132,7 +121,7 @@ struct BranchParallelKernel {
             Substitute{*this, m, s, flags});
         member.team_barrier();
       }
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n, rows), Pad{*this, s, flags});
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n, op.rows), Pad{*this, s, flags});
       member.team_barrier();
     }
     int code = 0;
@@ -143,8 +132,8 @@ struct BranchParallelKernel {
     } else if (flags(bad_rhs) != INT_MAX || flags(bad_x) != INT_MAX) {
       code = -((flags(bad_rhs) != INT_MAX ? flags(bad_rhs) : flags(bad_x)) + 1);
     }
-    if (code != 0) Kokkos::parallel_for(Kokkos::TeamThreadRange(member, index_type(0), rows), Poison{*this, s});
-    if (member.team_rank() == 0 && status.data() != nullptr) status(s) = code;
+    if (code != 0) Kokkos::parallel_for(Kokkos::TeamThreadRange(member, index_type(0), op.rows), Poison{*this, s});
+    if (member.team_rank() == 0 && op.status.data() != nullptr) op.status(s) = code;
   }
 };
 

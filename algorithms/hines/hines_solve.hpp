@@ -95,9 +95,10 @@ KOKKOS_FORCEINLINE_FUNCTION int morphology_of(const Ids& ids, index_type s) {
   return ids.data() != nullptr ? ids(s) : 0;
 }
 
-/// Kernel of algo::PerNeuron (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
+/// What every Hines kernel reads and writes: the batch's Views, the right-hand side, x, the
+/// workspace (eliminated diagonal) and the status, as the kernels copy them to the device.
 template <class Parent, class Sizes, class Ids, class A, class B, class D, class R, class X, class W, class Status>
-struct PerNeuronKernel {
+struct Operands {
   index_type rows;
   Parent parent;
   Sizes sizes;
@@ -109,11 +110,18 @@ struct PerNeuronKernel {
   X x;
   W w;
   Status status;
+  KOKKOS_FORCEINLINE_FUNCTION MorphologyRows<Parent> parent_rows(int m) const { return {parent, m}; }
+};
+
+/// Kernel of algo::PerNeuron (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
+template <class Operands>
+struct PerNeuronKernel {
+  Operands op;
   KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
-    const int m = morphology_of(ids, s);
-    const int code = SerialHines::invoke(sizes(m), rows, MorphologyRows<Parent>{parent, m}, rows_of(a, s),
-                                         rows_of(b, s), rows_of(d, s), rows_of(rhs, s), rows_of(x, s), rows_of(w, s));
-    if (status.data() != nullptr) status(s) = code;
+    const int m = morphology_of(op.ids, s);
+    const int code = SerialHines::invoke(op.sizes(m), op.rows, op.parent_rows(m), rows_of(op.a, s), rows_of(op.b, s),
+                                         rows_of(op.d, s), rows_of(op.rhs, s), rows_of(op.x, s), rows_of(op.w, s));
+    if (op.status.data() != nullptr) op.status(s) = code;
   }
 };
 
@@ -127,21 +135,11 @@ struct ScratchRows {
 };
 
 /// Kernel of algo::BlockShared<BlockSize>: league rank r owns neurons [r BS, r BS + BS).
-template <int BlockSize, class Scratch, class Parent, class Sizes, class Ids, class A, class B, class D, class R,
-          class X, class W, class Status>
+template <int BlockSize, class Scratch, class Operands>
 struct BlockSharedKernel {
-  index_type systems, rows;
+  index_type systems;
   int level;
-  Parent parent;
-  Sizes sizes;
-  Ids ids;
-  A a;
-  B b;
-  D d;
-  R rhs;
-  X x;
-  W w;
-  Status status;
+  Operands op;
 
   /// One neuron of the team's block; the team's threads share out the block's neurons.
   struct Neuron {
@@ -151,19 +149,19 @@ struct BlockSharedKernel {
     KOKKOS_INLINE_FUNCTION void operator()(const int t) const {
       const index_type s = first + t;
       if (s >= k.systems) return;
-      const int m = morphology_of(k.ids, s);
+      const auto& op = k.op;
+      const int m = morphology_of(op.ids, s);
       const ScratchRows<Scratch, BlockSize> staged{scratch, t};
-      const int code =
-          SerialHines::invoke(k.sizes(m), k.rows, MorphologyRows<Parent>{k.parent, m}, rows_of(k.a, s), rows_of(k.b, s),
-                              rows_of(k.d, s), rows_of(k.rhs, s), staged, rows_of(k.w, s));
-      for (index_type i = 0; i < k.rows; ++i) k.x(s, i) = staged(i);
-      if (k.status.data() != nullptr) k.status(s) = code;
+      const int code = SerialHines::invoke(op.sizes(m), op.rows, op.parent_rows(m), rows_of(op.a, s), rows_of(op.b, s),
+                                           rows_of(op.d, s), rows_of(op.rhs, s), staged, rows_of(op.w, s));
+      for (index_type i = 0; i < op.rows; ++i) op.x(s, i) = staged(i);
+      if (op.status.data() != nullptr) op.status(s) = code;
     }
   };
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
-    const Scratch scratch(member.team_scratch(level), static_cast<std::size_t>(BlockSize) * rows);
+    const Scratch scratch(member.team_scratch(level), static_cast<std::size_t>(BlockSize) * op.rows);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(member, BlockSize),
                          Neuron{*this, scratch, static_cast<index_type>(member.league_rank()) * BlockSize});
   }
@@ -215,6 +213,13 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   using RhsVector = BatchVector<RhsScalar, Layout, MemorySpace>;
   using XVector = BatchVector<Value, Layout, MemorySpace>;
   using WVector = Workspace<MatrixScalar, Layout, MemorySpace>;
+  using Operands = impl::Operands<Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
+                                  StatusView<MemorySpace>>;
+  // After workspace_for: the kernels get the workspace the solve allocated or was given.
+  auto operands = [&]() -> Operands {
+    return {rows, batch.morphologies().parent(), batch.morphologies().sizes(), batch.morphology_of(), batch.a(),
+            batch.b(), d, rhs, x, workspace, status};
+  };
   (void)algorithm;  // a tag: its type chooses the kernel (BranchParallel also carries a team size)
 
   if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
@@ -229,20 +234,8 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     if (systems == 0) return;
     using Schedule = BranchSchedule<MemorySpace>;
     using Flags = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-    const impl::BranchParallelKernel<Schedule, Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
-                                     StatusView<MemorySpace>, Flags>
-        kernel{rows,
-               batch.morphologies().branch_schedule(),
-               batch.morphologies().parent(),
-               batch.morphologies().sizes(),
-               batch.morphology_of(),
-               batch.a(),
-               batch.b(),
-               d,
-               rhs,
-               x,
-               workspace,
-               status};
+    const impl::BranchParallelKernel<Schedule, Operands, Flags> kernel{batch.morphologies().branch_schedule(),
+                                                                       operands()};
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
     // Host: teams of one thread (the league keeps the cores busy); GPU: up to 64 threads, as many
     // as the widest level has sections.
@@ -261,19 +254,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
-    const impl::PerNeuronKernel<Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
-                                StatusView<MemorySpace>>
-        kernel{rows,
-               batch.morphologies().parent(),
-               batch.morphologies().sizes(),
-               batch.morphology_of(),
-               batch.a(),
-               batch.b(),
-               d,
-               rhs,
-               x,
-               workspace,
-               status};
+    const impl::PerNeuronKernel<Operands> kernel{operands()};
     Kokkos::parallel_for("tridiag::hines::solve",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, systems), kernel);
   } else {
@@ -289,21 +270,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
     using Scratch = Kokkos::View<Value*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-    const impl::BlockSharedKernel<BS, Scratch, Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
-                                  StatusView<MemorySpace>>
-        kernel{systems,
-               rows,
-               level,
-               batch.morphologies().parent(),
-               batch.morphologies().sizes(),
-               batch.morphology_of(),
-               batch.a(),
-               batch.b(),
-               d,
-               rhs,
-               x,
-               workspace,
-               status};
+    const impl::BlockSharedKernel<BS, Scratch, Operands> kernel{systems, level, operands()};
     // Host teams of one thread: the league alone keeps the cores busy (as cyclic::solve).
     int team = 1;
     if (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
