@@ -13,7 +13,8 @@
 # HINES_REPS (default 5), SWEEPS (default "tridiag host hines hines_host": which of 1-4 run), and the
 # time limits GPU_SWEEP_S (330), HOST_SWEEP_S (200), HINES_GPU_S (150), HINES_HOST_S (120) seconds.
 # All four at their limits exceed one 10-minute device command: run SWEEPS="tridiag host" and
-# SWEEPS="hines hines_host" as two calls on the same warm machine.
+# SWEEPS="hines hines_host" as two calls on the same warm machine. SWEEPS may also name "vbatch"
+# and "constant" (GPU; EXTRA_SWEEP_S, default 150 s each).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
@@ -66,5 +67,14 @@ if [[ $sweeps == *" hines_host "* ]]; then
     tee "$OUT/bench_hines_host.log" | grep -E "WRONG|error|FAILED" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
   logs+=("$OUT/bench_hines_host.log")
 fi
+# Optional (not in the default SWEEPS): the variable-batch and constant-coefficient sweeps on the GPU.
+for extra in vbatch constant; do
+  if [[ $sweeps == *" $extra "* ]]; then
+    echo "[tridiag] $extra GPU sweep (reps $reps)"
+    timeout -k 10 "${EXTRA_SWEEP_S:-150}" "$bench" "$extra" --exec cuda --reps "$reps" --csv "$OUT/${extra}_gpu.csv" \
+      2>&1 | tee "$OUT/bench_${extra}_gpu.log" | grep -E "WRONG|error|FAILED" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+    logs+=("$OUT/bench_${extra}_gpu.log")
+  fi
+done
 ((${#logs[@]})) && tail -n 3 "${logs[@]}"
 exit $rc
