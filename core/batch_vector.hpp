@@ -82,6 +82,16 @@ class BatchVector {
   Layout map_;
 };
 
+/// A batch vector of the given mapping whose storage is left uninitialised: for workspaces a
+/// solver writes before it reads (no fill kernel on the hot path).
+template <class Vector>
+Vector allocate_uninitialized(const std::string& label, const typename Vector::layout_type& map) {
+  impl::check_extents("allocate_uninitialized", map);
+  return Vector(typename Vector::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                              map.required_span()),
+                map);
+}
+
 /// Row accessor of one system of a batch vector: rows(i) is row i of system s. Algorithms are
 /// written against this (or any callable with the same signature, e.g. for variable batches).
 template <class Vector>

@@ -175,10 +175,7 @@ W workspace_for(const char* where, index_type systems, index_type rows, const W&
             given.rows(), " rows, the batch ", systems, " x ", rows);
     return given;
   }
-  const typename W::layout_type map(systems, rows);
-  return W(typename W::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::workspace"),
-                                    map.required_span()),
-           map);
+  return allocate_uninitialized<W>("tridiag::hines::workspace", typename W::layout_type(systems, rows));
 }
 }  // namespace impl
 

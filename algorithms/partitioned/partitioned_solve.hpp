@@ -311,14 +311,7 @@ struct PartitionedKernel {
     if (active) failed = eliminate_chunk(chunk, n, k0, m, as, bs, cs, ds, nonfinite);
     if (reduced_aliases_rows) member.team_barrier();
     if (active) {
-      ra(ls, 2 * t) = chunk.alpha(0);
-      rb(ls, 2 * t) = Matrix(1);
-      rc(ls, 2 * t) = chunk.gamma(0);
-      rd(ls, 2 * t) = chunk.delta(0);
-      ra(ls, 2 * t + 1) = chunk.alpha(m - 1);
-      rb(ls, 2 * t + 1) = Matrix(1);
-      rc(ls, 2 * t + 1) = chunk.gamma(m - 1);
-      rd(ls, 2 * t + 1) = chunk.delta(m - 1);
+      store_interface_rows(chunk, m, ra, rb, rc, rd, ls, t);
       if (failed) Kokkos::atomic_fetch_min(&flags(ls, 0), failed);
       if (nonfinite) Kokkos::atomic_fetch_min(&flags(ls, 1), nonfinite);
     }
@@ -424,12 +417,8 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   } else {
     using Work = BatchVector<Matrix, Layout, MemorySpace>;
     const Layout map(nsys, n);
-    auto alloc = [&](const char* label) {
-      return Work(typename Work::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                                              map.required_span()),
-                  map);
-    };
-    const Work alpha = alloc("tridiag::partitioned::alpha"), gamma = alloc("tridiag::partitioned::gamma");
+    const auto alpha = allocate_uninitialized<Work>("tridiag::partitioned::alpha", map);
+    const auto gamma = allocate_uninitialized<Work>("tridiag::partitioned::gamma", map);
     impl::launch<ExecSpace, Matrix, Value, 0>(
         exec, matrix, rhs, x, status, p,
         impl::WorkspaceChunkMaker<Work, std::remove_cv_t<std::remove_reference_t<decltype(x)>>>{alpha, gamma, x});

@@ -46,7 +46,6 @@ struct SplitReduceKernel {
   ReducedRhs rd;
   Flags flags;
   KOKKOS_INLINE_FUNCTION void operator()(index_type t) const {
-    using Matrix = typename Work::value_type;
     const index_type s = t / cut.chunks, q = t % cut.chunks;
     const index_type k0 = cut.begin(q), m = cut.size(q);
     auto chunk = WorkspaceChunk<SystemRows<Work>, SystemRows<Work>, SystemRows<X>>{rows_of(alpha, s), rows_of(gamma, s),
@@ -54,14 +53,7 @@ struct SplitReduceKernel {
     int nonfinite = 0;
     const int failed = eliminate_chunk(chunk, cut.n, k0, m, rows_of(a, s), rows_of(b, s), rows_of(c, s),
                                        rows_of(d, s), nonfinite);
-    ra(s, 2 * q) = chunk.alpha(0);
-    rb(s, 2 * q) = Matrix(1);
-    rc(s, 2 * q) = chunk.gamma(0);
-    rd(s, 2 * q) = chunk.delta(0);
-    ra(s, 2 * q + 1) = chunk.alpha(m - 1);
-    rb(s, 2 * q + 1) = Matrix(1);
-    rc(s, 2 * q + 1) = chunk.gamma(m - 1);
-    rd(s, 2 * q + 1) = chunk.delta(m - 1);
+    store_interface_rows(chunk, m, ra, rb, rc, rd, s, q);
     if (failed) Kokkos::atomic_fetch_min(&flags(s, 0), failed);
     if (nonfinite) Kokkos::atomic_fetch_min(&flags(s, 1), nonfinite);
   }
@@ -131,14 +123,8 @@ void split_solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Lay
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const SplitChunks cut{n, n / chunk_rows};  // every chunk >= chunk_rows >= 2 rows
   const Layout map(nsys, n);
-  const Work alpha(typename Work::storage_type(
-                       Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_alpha"),
-                       map.required_span()),
-                   map);
-  const Work gamma(typename Work::storage_type(
-                       Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_gamma"),
-                       map.required_span()),
-                   map);
+  const auto alpha = allocate_uninitialized<Work>("tridiag::partitioned::split_alpha", map);
+  const auto gamma = allocate_uninitialized<Work>("tridiag::partitioned::split_gamma", map);
   const index_type R = 2 * cut.chunks;
   const Reduced ra("tridiag::partitioned::split_lower", nsys, R), rb("tridiag::partitioned::split_diag", nsys, R),
       rc("tridiag::partitioned::split_upper", nsys, R);

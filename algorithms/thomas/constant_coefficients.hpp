@@ -105,11 +105,7 @@ void solve_constant(const ExecSpace& exec, const Coefficients& coefficients,
   if (workspace.storage().data() != nullptr) {
     require_same_shape(where, "workspace", workspace, "rhs", rhs);
   } else {
-    const Layout map(nsys, n);
-    workspace =
-        W(typename W::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"),
-                                   map.required_span()),
-          map);
+    workspace = allocate_uninitialized<W>("tridiag::thomas::workspace", Layout(nsys, n));
   }
   if (nsys == 0) return;
   Kokkos::parallel_for(

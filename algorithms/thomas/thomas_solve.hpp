@@ -113,10 +113,7 @@ Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(
     require_same_shape(where, "workspace", given, "matrix", matrix.diag);
     return given;
   }
-  const Layout map(matrix.systems(), matrix.rows());
-  return W(typename W::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"),
-                                    map.required_span()),
-           map);
+  return allocate_uninitialized<W>("tridiag::thomas::workspace", Layout(matrix.systems(), matrix.rows()));
 }
 }  // namespace impl
 
