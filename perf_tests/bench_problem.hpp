@@ -35,6 +35,30 @@ KOKKOS_INLINE_FUNCTION double hash_uniform(std::uint64_t seed, std::uint64_t cou
   return double(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;  // 53 random bits
 }
 
+/// Row i of a random system of n rows, drawn from (seed, key), key = (system * stride + i) * 8:
+/// a, c uniform in [-1, 1) (0 outside the matrix), b = +-(|a| + |c| + m) with m uniform in
+/// [0.5, 1) (strictly diagonally dominant), d uniform in [-1, 1).
+struct RandomRow {
+  double a, b, c, d;
+};
+KOKKOS_INLINE_FUNCTION RandomRow random_row(std::uint64_t seed, std::uint64_t key, index_type i, index_type n) {
+  const double lower = i > 0 ? hash_uniform(seed, key + 0) : 0.0;
+  const double upper = i + 1 < n ? hash_uniform(seed, key + 1) : 0.0;
+  const double margin = 0.75 + 0.25 * hash_uniform(seed, key + 2);
+  const double sign = hash_uniform(seed, key + 3) < 0 ? -1.0 : 1.0;
+  const double al = lower < 0 ? -lower : lower, au = upper < 0 ? -upper : upper;
+  return {lower, sign * (al + au + margin), upper, hash_uniform(seed, key + 4)};
+}
+
+/// The number of nonzero entries among the first `count` of a status View (a named functor).
+template <class Status>
+struct CountNonzeroStatus {
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& nonzero) const {
+    nonzero += status(s) != 0 ? 1 : 0;
+  }
+};
+
 /// "block_interleaved32" etc.: the layout's name plus its block width, as in the unit tests.
 template <class Layout>
 std::string layout_label() {
@@ -111,16 +135,11 @@ void generate(const Exec& exec, const Problem<Scalar, Layout, Memory>& p, std::u
       KOKKOS_LAMBDA(const index_type k) {
         const index_type s = system_major ? k / n : k % nsys;
         const index_type i = system_major ? k % n : k / nsys;
-        const std::uint64_t base = (std::uint64_t(s) * std::uint64_t(n) + std::uint64_t(i)) * 8u;
-        const double lower = i > 0 ? hash_uniform(seed, base + 0) : 0.0;
-        const double upper = i + 1 < n ? hash_uniform(seed, base + 1) : 0.0;
-        const double margin = 0.75 + 0.25 * hash_uniform(seed, base + 2);
-        const double sign = hash_uniform(seed, base + 3) < 0 ? -1.0 : 1.0;
-        const double al = lower < 0 ? -lower : lower, au = upper < 0 ? -upper : upper;
-        a(s, i) = Scalar(lower);
-        c(s, i) = Scalar(upper);
-        b(s, i) = Scalar(sign * (al + au + margin));
-        d(s, i) = Scalar(hash_uniform(seed, base + 4));
+        const RandomRow r = random_row(seed, (std::uint64_t(s) * std::uint64_t(n) + std::uint64_t(i)) * 8u, i, n);
+        a(s, i) = Scalar(r.a);
+        c(s, i) = Scalar(r.c);
+        b(s, i) = Scalar(r.b);
+        d(s, i) = Scalar(r.d);
         x(s, i) = nan;
       });
 }

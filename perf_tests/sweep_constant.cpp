@@ -96,14 +96,6 @@ struct GatherConstant {
   }
 };
 
-template <class Status>
-struct CountNonzero {
-  Status status;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& failed) const {
-    failed += status(s) != 0 ? 1 : 0;
-  }
-};
-
 struct CPoint {
   std::string precision;
   index_type systems = 0, n = 0;
@@ -119,7 +111,7 @@ void check_constant(BenchContext& ctx, const CPoint& pt, Row& row, const Coeffic
   index_type failed = 0;
   Kokkos::parallel_reduce("tridiag::bench::count_failed",
                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, pt.systems),
-                          CountNonzero<Status>{status}, failed);
+                          CountNonzeroStatus<Status>{status}, failed);
   if (failed > 0)
     ctx.wrong_result(
         what, std::to_string(failed) + " of " + std::to_string(pt.systems) + " systems returned a nonzero status");

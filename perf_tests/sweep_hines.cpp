@@ -311,14 +311,6 @@ struct GatherNeurons {
   }
 };
 
-template <class Status>
-struct CountFailed {
-  Status status;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& failed) const {
-    failed += status(s) != 0 ? 1 : 0;
-  }
-};
-
 template <class View>
 std::int64_t bytes_of(const View& v) {
   return v.data() == nullptr ? 0 : static_cast<std::int64_t>(v.span() * sizeof(typename View::value_type));
@@ -433,7 +425,7 @@ void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
   index_type failed = 0;
   Kokkos::parallel_reduce("tridiag::bench::hines_count_failed",
                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, pop.systems),
-                          CountFailed<StatusView<Memory>>{bt.status}, failed);
+                          CountNonzeroStatus<StatusView<Memory>>{bt.status}, failed);
   if (failed > 0)
     ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(pop.systems) +
                                " neurons returned a nonzero status");

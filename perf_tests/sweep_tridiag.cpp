@@ -97,7 +97,7 @@ void check_result(BenchContext& ctx, const Point& pt, Measurement& m, const Prob
     index_type failed = 0;
     Kokkos::parallel_reduce(
         "tridiag::bench::count_failed", Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, p.systems),
-        KOKKOS_LAMBDA(const index_type s, index_type& nf) { nf += status(s) != 0 ? 1 : 0; }, failed);
+        CountNonzeroStatus<std::remove_const_t<decltype(status)>>{status}, failed);
     if (failed > 0)
       ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(p.systems) +
                                  " systems returned a nonzero status");

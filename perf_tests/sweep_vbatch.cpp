@@ -73,16 +73,11 @@ struct GenerateVariable {
   KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
     const index_type s = map.system(k), n = map.rows(k);
     for (index_type i = 0; i < n; ++i) {
-      const std::uint64_t base = (std::uint64_t(s) * std::uint64_t(stride) + std::uint64_t(i)) * 8u;
-      const double lower = i > 0 ? hash_uniform(seed, base + 0) : 0.0;
-      const double upper = i + 1 < n ? hash_uniform(seed, base + 1) : 0.0;
-      const double margin = 0.75 + 0.25 * hash_uniform(seed, base + 2);
-      const double sign = hash_uniform(seed, base + 3) < 0 ? -1.0 : 1.0;
-      const double al = lower < 0 ? -lower : lower, au = upper < 0 ? -upper : upper;
-      a(k, i) = Scalar(lower);
-      c(k, i) = Scalar(upper);
-      b(k, i) = Scalar(sign * (al + au + margin));
-      d(k, i) = Scalar(hash_uniform(seed, base + 4));
+      const RandomRow r = random_row(seed, (std::uint64_t(s) * std::uint64_t(stride) + std::uint64_t(i)) * 8u, i, n);
+      a(k, i) = Scalar(r.a);
+      c(k, i) = Scalar(r.c);
+      b(k, i) = Scalar(r.b);
+      d(k, i) = Scalar(r.d);
       x(k, i) = compat::quiet_nan<Scalar>();
     }
   }
@@ -110,14 +105,6 @@ struct GatherVariable {
   }
 };
 
-template <class Status>
-struct CountFailed {
-  Status status;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& failed) const {
-    failed += status(s) != 0 ? 1 : 0;
-  }
-};
-
 /// One point: its sizes (host) and the rows measured so far.
 struct VPoint {
   std::string precision;
@@ -139,7 +126,7 @@ void check_variable(BenchContext& ctx, const VPoint& pt, Row& row, const V& a, c
   index_type failed = 0;
   Kokkos::parallel_reduce("tridiag::bench::count_failed",
                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, pt.systems),
-                          CountFailed<Status>{status}, failed);
+                          CountNonzeroStatus<Status>{status}, failed);
   if (failed > 0)
     ctx.wrong_result(
         what, std::to_string(failed) + " of " + std::to_string(pt.systems) + " systems returned a nonzero status");
