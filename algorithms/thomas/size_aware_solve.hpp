@@ -11,8 +11,8 @@
 //   // assemble into v(plan.position(s), i), or layouts::pack(exec, ragged, v) from ragged storage
 //   thomas::solve_size_aware(exec, a, b, c, d, x, status);          // status indexed by system s
 //
-// The arithmetic is the Thomas core's (serial_thomas.hpp), run in lockstep per group (see impl
-// below), so results are bitwise equal to thomas::solve_padded / solve_ragged (NCP) and CP of the
+// The arithmetic is the Thomas core's (serial_thomas.hpp), run in lockstep per group
+// (lockstep_rows.hpp), so results are bitwise equal to thomas::solve_padded / solve_ragged (NCP) and CP of the
 // same systems. Traffic: 9 values per real unknown, nothing for padding.
 // Measured (H100, commit 86f169d + this change, `tridiag-bench vbatch --exec cuda`), time over CP's,
 // sizes uniform in 256..512: double 0.84 (256,000 systems), 0.98 (25,600), 1.0 (2,560); float
@@ -22,7 +22,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <string>
-#include <tridiag/algorithms/thomas/serial_thomas.hpp>
+#include <tridiag/algorithms/thomas/lockstep_rows.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
@@ -31,28 +31,12 @@
 namespace tridiag::thomas {
 
 namespace impl {
-// Lockstep. The threads of a group run the Thomas core for the group's largest size m, rows
-// n..m-1 of a smaller system being virtual identity rows (a = c = d = 0, b = 1, and c(n-1) = 0 to
-// cut the coupling, as layouts::pad_matrix does for CP) that are neither loaded nor stored. A warp
-// then never splits into lanes sweeping forward and lanes sweeping back, which would break the
-// coalescing of its loads (measured on an H100: NCP on padded interleaved storage, whose lanes
-// do split, takes 3-7x CP's time). The real rows get the same operations as NCP (bitwise equal).
-
-/// Read-only rows: row i < n from storage, else `fill`.
+/// Rows of one system in group-interleaved storage: row i at data[i * stride].
 template <class Scalar>
-struct VirtualPaddedRows {
-  const Scalar* data;
-  index_type stride, n;
-  Scalar fill;
-  KOKKOS_FORCEINLINE_FUNCTION Scalar operator()(index_type i) const { return i < n ? data[i * stride] : fill; }
-};
-/// Written rows: row i < n in storage, else a per-thread sink (the padding is never stored).
-template <class Scalar>
-struct SinkPaddedRows {
+struct StridedRows {
   Scalar* data;
-  index_type stride, n;
-  Scalar* sink;
-  KOKKOS_FORCEINLINE_FUNCTION Scalar& operator()(index_type i) const { return i < n ? data[i * stride] : *sink; }
+  index_type stride;
+  KOKKOS_FORCEINLINE_FUNCTION Scalar& operator()(index_type i) const { return data[i * stride]; }
 };
 
 /// Kernel of solve_size_aware: position k, system plan.system(k). A named functor
@@ -73,15 +57,13 @@ struct SizeAwareThomasKernel {
     const index_type n = plan.rows(k), m = plan.group_rows(k), w = plan.group_width();
     int code = status_code::ok;
     if (m > 0) {
-      const index_type base = plan.offset(k, 0);  // pointers formed only for a non-empty group
-      Value x_sink = Value(0);
-      Matrix g_sink = Matrix(0);
-      code = SerialThomas::invoke(m, VirtualPaddedRows<Matrix>{a.data() + base, w, n, Matrix(0)},
-                                  VirtualPaddedRows<Matrix>{b.data() + base, w, n, Matrix(1)},
-                                  VirtualPaddedRows<Matrix>{c.data() + base, w, n - 1, Matrix(0)},
-                                  VirtualPaddedRows<Value>{d.data() + base, w, n, Value(0)},
-                                  SinkPaddedRows<Value>{x.data() + base, w, n, &x_sink},
-                                  SinkPaddedRows<Matrix>{g.data() + base, w, n, &g_sink});
+      // The group's threads run in lockstep for its largest size m (lockstep_rows.hpp). Pointers
+      // are formed only for a non-empty group.
+      const index_type base = plan.offset(k, 0);
+      code = lockstep_thomas(m, n, StridedRows<const Matrix>{a.data() + base, w},
+                             StridedRows<const Matrix>{b.data() + base, w}, StridedRows<const Matrix>{c.data() + base, w},
+                             StridedRows<const typename D::value_type>{d.data() + base, w},
+                             StridedRows<Value>{x.data() + base, w}, StridedRows<Matrix>{g.data() + base, w});
     }
     if (status.data() != nullptr) status(plan.system(k)) = code;
   }

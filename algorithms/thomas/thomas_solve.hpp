@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 #include <climits>
 #include <string>
+#include <tridiag/algorithms/thomas/lockstep_rows.hpp>
 #include <tridiag/algorithms/thomas/serial_thomas.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/status.hpp>
@@ -70,6 +71,40 @@ ThomasKernel<Sizes, A, B, C, D, X, G, Status> thomas_kernel(const Sizes& sizes, 
                                                             const D& d, const X& x, const G& g, const Status& status) {
   return {sizes, a, b, c, d, x, g, status};
 }
+
+/// The padded variable-batch kernel on GPUs: every thread runs the Thomas core for the padded
+/// row count m, its system's rows beyond sizes(s) being virtual (lockstep_rows.hpp), so that the
+/// lanes of a warp stay on one row and their loads stay coalesced.
+template <class Sizes, class A, class B, class C, class D, class X, class G, class Status>
+struct LockstepThomasKernel {
+  index_type m;
+  Sizes sizes;
+  A a;
+  B b;
+  C c;
+  D d;
+  X x;
+  G g;
+  Status status;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int code = lockstep_thomas(m, sizes(s), rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(d, s),
+                                     rows_of(x, s), rows_of(g, s));
+    if (status.data() != nullptr) status(s) = code;
+  }
+};
+
+template <class Sizes, class A, class B, class C, class D, class X, class G, class Status>
+LockstepThomasKernel<Sizes, A, B, C, D, X, G, Status> lockstep_thomas_kernel(index_type m, const Sizes& sizes,
+                                                                            const A& a, const B& b, const C& c,
+                                                                            const D& d, const X& x, const G& g,
+                                                                            const Status& status) {
+  return {m, sizes, a, b, c, d, x, g, status};
+}
+
+/// True when ExecSpace runs on host cores (one thread per core, no warps).
+template <class ExecSpace>
+inline constexpr bool runs_on_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
 /// Row accessor of a rank-1 View (a thread's own scratch rows).
 template <class View>
@@ -132,8 +167,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  if constexpr (host) {
+  if constexpr (impl::runs_on_host<ExecSpace>) {
     // Host without a caller's workspace: per-thread scratch (ThomasScratchKernel). Same
     // arithmetic in the same order as the workspace kernel: bitwise the same results.
     if (workspace.storage().data() == nullptr && nsys <= INT_MAX) {
@@ -160,7 +194,9 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
 }
 
 /// Variable batch in padded storage, NCP: system s is solved on its first sizes(s) rows only;
-/// rows at and beyond sizes(s) of x are not written. `sizes`: a rank-1 View of index_type
+/// rows at and beyond sizes(s) of x are not written (nor loaded). On GPUs the threads of a warp
+/// run in lockstep to the padded row count (lockstep_rows.hpp), so the time follows the padded
+/// size while the traffic follows the real sizes; on host cores each system stops at its size. `sizes`: a rank-1 View of index_type
 /// (layouts::make_sizes), one entry per system, in the batch's memory space.
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace, class Sizes>
 void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
@@ -182,9 +218,14 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
   if (nsys == 0) return;
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   const auto g = workspace;
-  Kokkos::parallel_for("tridiag::thomas::solve_padded",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-                       impl::thomas_kernel(sizes, a, b, c, rhs, x, g, status));
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>> policy(exec, 0, nsys);
+  if constexpr (impl::runs_on_host<ExecSpace>) {
+    // A host thread runs alone: each system simply stops at its size.
+    Kokkos::parallel_for("tridiag::thomas::solve_padded", policy, impl::thomas_kernel(sizes, a, b, c, rhs, x, g, status));
+  } else {
+    Kokkos::parallel_for("tridiag::thomas::solve_padded", policy,
+                         impl::lockstep_thomas_kernel(n, sizes, a, b, c, rhs, x, g, status));
+  }
 }
 
 /// Variable batch in offset-indexed storage (NCP without padding). All vectors share one offsets
