@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Run HERE (the development machine: nvcc, no GPU needed) before a GPU benchmark run. Builds
+# tridiag-bench for CUDA with the local CUDA Kokkos (scripts/deps/build_kokkos.sh --backend cuda)
+# and packs into build-carry/bench.tar.xz (git-ignored) what the GPU machine needs to run
+# scripts/cuda/device_bench.sh without building anything there (saves ~3 minutes of device time):
+#   build-cuda/perf_tests/tridiag-bench                 the binary (static Kokkos)
+#   build-cuda-deps/sysroot/usr/lib/x86_64-linux-gnu/   LAPACKE, OpenBLAS, gfortran runtime, libgomp
+#                                                       (device_bench.sh puts it on LD_LIBRARY_PATH)
+#   .device/shared/morphologies/                        the SWC cells of the hines sweep
+#   .device/commit.txt                                  the commit measured
+# Then: run(command="tar xJf build-carry/bench.tar.xz && SWEEPS=... bash scripts/cuda/device_bench.sh",
+#           carry=["build-carry"]). cuSPARSE and cudart come from the GPU machine's CUDA 13.
+#
+# usage: scripts/cuda/prepare_device_binaries.sh [--arch sm_90] [--jobs N]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+arch=sm_90 jobs=$(nproc)
+while (($#)); do
+  case "$1" in
+    --arch) arch=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    *) echo "prepare_device_binaries.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+prefix=$repo/.deps/install-cuda-$arch
+[ -x "$prefix/bin/nvcc_wrapper" ] || bash "$repo/scripts/deps/build_kokkos.sh" --backend cuda --arch "$arch"
+build=$repo/build-cuda-local-$arch
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+  -DKokkos_DIR="$prefix/lib/cmake/Kokkos" -DKokkosKernels_DIR="$prefix/lib/cmake/KokkosKernels" \
+  -DTRIDIAG_ENABLE_TESTS=OFF -DTRIDIAG_ENABLE_EXAMPLES=OFF >/dev/null
+cmake --build "$build" --parallel "$jobs" --target tridiag-bench
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/build-cuda/perf_tests" "$stage/build-cuda-deps/sysroot/usr/lib/x86_64-linux-gnu" \
+  "$stage/.device/shared"
+cp "$build/perf_tests/tridiag-bench" "$stage/build-cuda/perf_tests/"
+strip "$stage/build-cuda/perf_tests/tridiag-bench"
+# The shared libraries the binary needs beyond glibc and CUDA (resolved as ldd sees them here).
+ldd "$build/perf_tests/tridiag-bench" | awk '/=> \// {print $1, $3}' | while read -r name path; do
+  case "$name" in
+    libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libcu*|libnvJitLink*) ;;
+    *) cp -L "$path" "$stage/build-cuda-deps/sysroot/usr/lib/x86_64-linux-gnu/$name" ;;
+  esac
+done
+cp -r "$repo/../shared/morphologies" "$stage/.device/shared/"
+git -C "$repo" rev-parse --short HEAD >"$stage/.device/commit.txt"
+git -C "$repo" diff --quiet HEAD || echo "prepare_device_binaries.sh: warning: uncommitted changes are in the binary" >&2
+mkdir -p "$repo/build-carry"
+tar -C "$stage" -cJf "$repo/build-carry/bench.tar.xz" .
+ls -la "$repo/build-carry/bench.tar.xz"
