@@ -8,17 +8,21 @@
 #                                                       (device_bench.sh puts it on LD_LIBRARY_PATH)
 #   .device/shared/morphologies/                        the SWC cells of the hines sweep
 #   .device/commit.txt                                  the commit measured
+#   build-cuda/unit_tests/<family>/tridiag_unit_<family>  with --tests: unit-test binaries to run
+#                                                       there from the repository root (they find the
+#                                                       SWC cells at the relative .device/shared)
 # Then: run(command="tar xJf build-carry/bench.tar.xz && SWEEPS=... bash scripts/cuda/device_bench.sh",
 #           carry=["build-carry"]). cuSPARSE and cudart come from the GPU machine's CUDA 13.
 #
-# usage: scripts/cuda/prepare_device_binaries.sh [--arch sm_90] [--jobs N]
+# usage: scripts/cuda/prepare_device_binaries.sh [--arch sm_90] [--jobs N] [--tests "thomas hines_population"]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-arch=sm_90 jobs=$(nproc)
+arch=sm_90 jobs=$(nproc) families=""
 while (($#)); do
   case "$1" in
     --arch) arch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --tests) families=$2; shift 2 ;;
     *) echo "prepare_device_binaries.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -28,8 +32,11 @@ build=$repo/build-cuda-local-$arch
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
   -DKokkos_DIR="$prefix/lib/cmake/Kokkos" -DKokkosKernels_DIR="$prefix/lib/cmake/KokkosKernels" \
-  -DTRIDIAG_ENABLE_TESTS=OFF -DTRIDIAG_ENABLE_EXAMPLES=OFF >/dev/null
-cmake --build "$build" --parallel "$jobs" --target tridiag-bench
+  -DTRIDIAG_ENABLE_TESTS=$([ -n "$families" ] && echo ON || echo OFF) -DTRIDIAG_ENABLE_EXAMPLES=OFF \
+  -DTRIDIAG_SHARED_DIR=.device/shared >/dev/null
+targets=(tridiag-bench)
+for family in $families; do targets+=("tridiag_unit_$family"); done
+cmake --build "$build" --parallel "$jobs" --target "${targets[@]}"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -37,6 +44,11 @@ mkdir -p "$stage/build-cuda/perf_tests" "$stage/build-cuda-deps/sysroot/usr/lib/
   "$stage/.device/shared"
 cp "$build/perf_tests/tridiag-bench" "$stage/build-cuda/perf_tests/"
 strip "$stage/build-cuda/perf_tests/tridiag-bench"
+for family in $families; do
+  mkdir -p "$stage/build-cuda/unit_tests/$family"
+  cp "$build/unit_tests/$family/tridiag_unit_$family" "$stage/build-cuda/unit_tests/$family/"
+  strip "$stage/build-cuda/unit_tests/$family/tridiag_unit_$family"
+done
 # The shared libraries the binary needs beyond glibc and CUDA (resolved as ldd sees them here).
 ldd "$build/perf_tests/tridiag-bench" | awk '/=> \// {print $1, $3}' | while read -r name path; do
   case "$name" in
