@@ -14,7 +14,11 @@
 # time limits GPU_SWEEP_S (330), HOST_SWEEP_S (200), HINES_GPU_S (150), HINES_HOST_S (120) seconds.
 # All four at their limits exceed one 10-minute device command: run SWEEPS="tridiag host" and
 # SWEEPS="hines hines_host" as two calls on the same warm machine. SWEEPS may also name "vbatch"
-# and "constant" (GPU; EXTRA_SWEEP_S, default 150 s each).
+# and "constant" (GPU; EXTRA_SWEEP_S, default 150 s each; VBATCH_RANGES overrides the vbatch
+# ranges), "long" (the partitioned solver's long systems: 1, 16, 128 systems x 16,384, 262,144 and
+# 1,000,000 rows, double, every layout, cuSPARSE; LONG_SWEEP_S, default 120 s) and "tests" (the
+# unit-test binaries found under build-cuda/unit_tests, e.g. packed by prepare_device_binaries.sh
+# --tests; TESTS_S, default 120 s in all).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 1
@@ -71,10 +75,31 @@ fi
 for extra in vbatch constant; do
   if [[ $sweeps == *" $extra "* ]]; then
     echo "[tridiag] $extra GPU sweep (reps $reps)"
-    timeout -k 10 "${EXTRA_SWEEP_S:-150}" "$bench" "$extra" --exec cuda --reps "$reps" --csv "$OUT/${extra}_gpu.csv" \
+    ranges=()
+    [ "$extra" = vbatch ] && [ -n "${VBATCH_RANGES:-}" ] && ranges=(--ranges "$VBATCH_RANGES")
+    timeout -k 10 "${EXTRA_SWEEP_S:-150}" "$bench" "$extra" --exec cuda --reps "$reps" ${ranges[@]+"${ranges[@]}"} \
+      --csv "$OUT/${extra}_gpu.csv" \
       2>&1 | tee "$OUT/bench_${extra}_gpu.log" | grep -E "WRONG|error|FAILED" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
     logs+=("$OUT/bench_${extra}_gpu.log")
   fi
 done
+if [[ $sweeps == *" long "* ]]; then
+  echo "[tridiag] long systems GPU sweep (reps 5)"
+  timeout -k 10 "${LONG_SWEEP_S:-120}" "$bench" tridiag --exec cuda --systems 1,16,128 --n 16384,262144,1000000 \
+    --precision double --reps 5 --csv "$OUT/tridiag_long_gpu.csv" 2>&1 | tee "$OUT/bench_long_gpu.log" |
+    grep -E "WRONG|error|FAILED" ; [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  logs+=("$OUT/bench_long_gpu.log")
+fi
+if [[ $sweeps == *" tests "* ]]; then
+  echo "[tridiag] unit tests (GTEST_BRIEF)"
+  deadline=$((SECONDS + ${TESTS_S:-120}))
+  for test in "$repo"/build-cuda/unit_tests/*/tridiag_unit_*; do
+    [ -x "$test" ] || continue
+    left=$((deadline - SECONDS)); ((left > 5)) || { echo "no time left for $test"; rc=1; break; }
+    GTEST_BRIEF=1 timeout -k 5 "$left" "$test" >>"$OUT/unit_tests_gpu.log" 2>&1 || { echo "FAILED: $test"; rc=1; }
+    tail -n 1 "$OUT/unit_tests_gpu.log"
+  done
+  logs+=("$OUT/unit_tests_gpu.log")
+fi
 ((${#logs[@]})) && tail -n 3 "${logs[@]}"
 exit $rc
