@@ -1,15 +1,17 @@
 #pragma once
-// A population of N neurons advanced by backward Euler with a fixed step, on the batched Hines
-// solver: passive membrane everywhere (NEURON's `pas`), optionally Hodgkin-Huxley at the soma
-// instead (hodgkin_huxley.hpp: gates frozen over a step, their current taken implicitly, then
-// one exponential-Euler gate step; NEURON's fixed step with secondorder = 0), and a current
-// clamp at soma(0.5) per neuron (on while delay <= t + dt/2 < delay + duration, NEURON's IClamp
+// A population of N neurons advanced with a fixed step by backward Euler or Crank-Nicolson
+// (PopulationOptions::scheme, time_scheme.hpp), on the batched Hines solver: passive membrane
+// everywhere (NEURON's `pas`), optionally Hodgkin-Huxley at the soma instead (hodgkin_huxley.hpp:
+// gates frozen over a step, their current taken implicitly, then one exponential-Euler gate step
+// over dt, as NEURON's fixed step does; under Crank-Nicolson the cable is second order, the
+// gates stay first order), and a current clamp at soma(0.5) per neuron (on while delay <= t + dt/2 < delay + duration, NEURON's IClamp
 // timing). Equations and units: backward_euler.hpp.
 //
 // Everything that does not change is built once: per morphology the tables of
 // cable_step_coefficients (C/dt, G e_pas, the soma rows), per neuron a and d (a = b: the cable
 // matrix is symmetric, so one vector serves both). Each step is two kernels per group on the
-// device, StepKernel (rhs from V^n in place, soma diagonal) and hines::solve (V^{n+1} in place),
+// device, StepKernel (rhs from V^n, soma diagonal) and hines::solve (V^{n+1} in place; under
+// Crank-Nicolson V^{n+1/2} in a second vector, and a third kernel finishes the step),
 // with no host round trip; recorded soma voltages go to a small device buffer that is copied back
 // when full (every `buffer_samples` samples) and when the recording is read.
 //
@@ -39,6 +41,7 @@
 #include <tridiag/algorithms/hines/hines_solve.hpp>
 #include <tridiag/algorithms/hines/hodgkin_huxley.hpp>
 #include <tridiag/algorithms/hines/population_step.hpp>
+#include <tridiag/algorithms/hines/time_scheme.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
@@ -66,6 +69,8 @@ struct PopulationOptions {
   bool hh_at_soma = false;  ///< Hodgkin-Huxley instead of `pas` on the soma's segments
   HodgkinHuxley hh;         ///< its parameters
   double dt_ms = 0.025;     ///< fixed time step, ms
+  /// backward Euler (NEURON's secondorder = 0) or Crank-Nicolson (secondorder = 1), time_scheme.hpp
+  TimeScheme scheme = TimeScheme::backward_euler;
   double v_init_mV = -65;   ///< initial voltage on every node, mV
   Packing packing = Packing::automatic;
 };
@@ -169,11 +174,20 @@ class Population {
     for (long k = 0; k < steps; ++k) {
       const double t_mid = (static_cast<double>(steps_) + 0.5) * options_.dt_ms;
       for (Group& g : groups_) {
-        const impl::StepKernel<Layout, memory_space> step{
-            g.constants, g.ids, g.sizes, g.d, g.v, g.clamp, g.gates, options_.hh, options_.dt_ms, t_mid, q10_,
-            options_.hh_at_soma, steps_ > 0};
+        // Backward Euler: rhs and solution in place in v. Crank-Nicolson: in g.half, then
+        // V^{n+1} = 2 V^{n+1/2} - V^n (time_scheme.hpp).
+        const bool crank_nicolson = options_.scheme == TimeScheme::crank_nicolson;
+        const vector_type& rhs = crank_nicolson ? g.half : g.v;
+        const impl::StepKernel<Layout, memory_space> step{g.constants,   g.ids,  g.sizes,
+                                                          g.d,           g.v,    rhs,
+                                                          g.clamp,       g.gates, options_.hh,
+                                                          options_.dt_ms, t_mid, q10_,
+                                                          options_.hh_at_soma, steps_ > 0};
         Kokkos::parallel_for("tridiag::hines::population_step", policy(g.systems()), step);
-        solve(exec_, g.matrix, g.v, g.v, g.status, g.workspace);
+        solve(exec_, g.matrix, rhs, rhs, g.status, g.workspace);
+        if (crank_nicolson)
+          Kokkos::parallel_for("tridiag::hines::population_finish_step", policy(g.systems()),
+                               impl::FinishStepKernel<Layout, memory_space>{g.ids, g.sizes, g.half, g.v});
       }
       ++steps_;
       if (every_ > 0 && (steps_ - recorded_from_) % every_ == 0) take_sample();
@@ -207,7 +221,8 @@ class Population {
  private:
   struct Group {
     HinesBatch<double, Layout, memory_space> matrix;
-    vector_type d, v;  // d: the batch's diagonal (soma rows rewritten per step); v: V, rhs in place
+    vector_type d, v;  // d: the batch's diagonal (soma rows rewritten per step); v: V (backward Euler: rhs in place)
+    vector_type half;  // Crank-Nicolson: the step's rhs, then V^{n+1/2} (empty under backward Euler)
     Workspace<double, Layout, memory_space> workspace;
     StatusView<memory_space> status;
     impl::MorphologyConstants<memory_space> constants;
@@ -271,7 +286,8 @@ class Population {
     std::vector<CableStepCoefficients> coefficients;
     for (const CompartmentalCell& cell : cells) {
       coefficients.push_back(
-          cable_step_coefficients(cell, options_.membrane, options_.dt_ms, options_.hh_at_soma));
+          cable_step_coefficients(cell, options_.membrane, system_dt_ms(options_.scheme, options_.dt_ms),
+                                  options_.hh_at_soma));
       sizes_.push_back(cell.size());
     }
     // Groups: lists of morphologies, and their neurons in storage order.
@@ -390,6 +406,8 @@ class Population {
     const vector_type a("tridiag::hines::a", systems, rows);
     g.d = vector_type("tridiag::hines::d", systems, rows);
     g.v = vector_type("tridiag::hines::v", systems, rows);
+    // Zero-initialised: its pad rows, never assembled, solve to 0 like v's.
+    if (options_.scheme == TimeScheme::crank_nicolson) g.half = vector_type("tridiag::hines::half_step", systems, rows);
     Kokkos::parallel_for("tridiag::hines::population_fill", policy(systems),
                          impl::FillKernel<Layout, memory_space>{k, g.ids, g.sizes, a, g.d, g.v, g.gates,
                                                                 options_.v_init_mV, q10_, options_.hh_at_soma});

@@ -1,14 +1,17 @@
 #pragma once
 // The device kernels of Population (population.hpp): one thread per neuron, named functors (see
 // "Kernels are functors" in core/kokkos_compat.hpp). Per step, StepKernel turns V^n into the
-// backward-Euler right-hand side in place (cable_step_coefficients.hpp's rhs, the clamp, the
-// soma's Hodgkin-Huxley current) and writes the soma rows of the diagonal; hines::solve then
-// overwrites it with V^{n+1}. Every per-cell constant is stored once per morphology
+// backward-Euler right-hand side (cable_step_coefficients.hpp's rhs, the clamp, the soma's
+// Hodgkin-Huxley current) and writes the soma rows of the diagonal; hines::solve then overwrites
+// it with the step system's solution. Backward Euler: the rhs is formed in place in V, and the
+// solution is V^{n+1}. Crank-Nicolson (time_scheme.hpp): the rhs goes to a second vector, whose
+// solution V^{n+1/2} FinishStepKernel turns into V^{n+1} = 2 V^{n+1/2} - V^n. Every per-cell constant is stored once per morphology
 // (morphology x rows), so a step reads only V, and the solve a, d and V, per neuron and row.
 
 #include <Kokkos_Core.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
 #include <tridiag/algorithms/hines/hodgkin_huxley.hpp>
+#include <tridiag/algorithms/hines/time_scheme.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/types.hpp>
 
@@ -67,7 +70,7 @@ struct FillKernel {
   }
 };
 
-/// One time step's assembly, V^n -> rhs in place in v (see the file comment), for the step
+/// One time step's assembly, V^n (v) -> rhs (out; out may be v: in place), for the step
 /// [t, t + dt] with t_mid = t + dt/2 (NEURON evaluates an IClamp there). With HH, the gates first
 /// take their exponential-Euler step at V^n (completing the previous step, hodgkin_huxley.hpp)
 /// unless this is the first step, then set the soma rows' diagonal and current.
@@ -76,7 +79,7 @@ struct StepKernel {
   using Vector = BatchVector<double, Layout, Memory>;
   MorphologyConstants<Memory> k;
   Kokkos::View<int*, Memory> ids, sizes;
-  Vector d, v;
+  Vector d, v, out;
   ClampTable<Memory> clamp;
   GateTable<Memory> gates;
   HodgkinHuxley channels;
@@ -106,19 +109,31 @@ struct StepKernel {
         d(s, k.soma_node(m, c)) = k.soma_diag_uS(m, c) + k.soma_area_um2(m, c) * 1e-2 * g_total(g);  // uS
       }
     }
-    for (index_type i = 0; i < n; ++i) v(s, i) = k.c_over_dt_uS(m, i) * v(s, i) + k.rest_current_nA(m, i);  // nA
+    for (index_type i = 0; i < n; ++i) out(s, i) = k.c_over_dt_uS(m, i) * v(s, i) + k.rest_current_nA(m, i);  // nA
     if (hh) {
       for (int c = 0; c < k.soma_count(m); ++c) {
         const HodgkinHuxleyGates g = load(s, c);
         const double driving = g.g_na(channels) * channels.ena_mV + g.g_k(channels) * channels.ek_mV +
                                channels.gl_S_cm2 * channels.el_mV;  // S/cm^2 mV
-        v(s, k.soma_node(m, c)) += k.soma_area_um2(m, c) * 1e-2 * driving;       // nA
+        out(s, k.soma_node(m, c)) += k.soma_area_um2(m, c) * 1e-2 * driving;     // nA
       }
     }
     if (clamp.extent(0) > 0) {
       const double delay = clamp(s, 1), duration = clamp(s, 2);
-      if (t_mid_ms >= delay && t_mid_ms < delay + duration) v(s, k.clamp_node(m)) += clamp(s, 0);
+      if (t_mid_ms >= delay && t_mid_ms < delay + duration) out(s, k.clamp_node(m)) += clamp(s, 0);
     }
+  }
+};
+
+/// Crank-Nicolson's end of step: V^{n+1} = 2 V^{n+1/2} - V^n on the real rows (pad rows stay 0).
+template <class Layout, class Memory>
+struct FinishStepKernel {
+  using Vector = BatchVector<double, Layout, Memory>;
+  Kokkos::View<int*, Memory> ids, sizes;
+  Vector half, v;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const index_type n = sizes(morphology_of(ids, s));
+    for (index_type i = 0; i < n; ++i) v(s, i) = finish_step(TimeScheme::crank_nicolson, half(s, i), v(s, i));
   }
 };
 

@@ -1,6 +1,7 @@
 // hines::Population (population.hpp) on every backend and on the two layouts it uses: a passive
 // population against the host loop of assemble_backward_euler + the long-double sequential
-// oracle (reference_hines.hpp), step by step, on two shared cells; both packings give the same
+// oracle (reference_hines.hpp), step by step, on two shared cells, backward Euler and
+// Crank-Nicolson; both packings give the same
 // bits; neurons of one morphology give bitwise identical traces; an HH soma rests near -65 mV
 // and spikes only when clamped above threshold; the recording's times and buffering; bad input.
 
@@ -31,7 +32,7 @@ const std::vector<CompartmentalCell>& two_cells() {
   return cells;
 }
 
-/// V on every node of one neuron after `steps` steps: the host loop (cable_trace.cpp's).
+/// V on every node of one neuron after `steps` steps of o.scheme: the host loop (cable_trace.cpp's).
 std::vector<double> reference_run(const CompartmentalCell& cell, const PopulationOptions& o, const CurrentClamp& clamp,
                                   int steps) {
   std::vector<double> v(cell.size(), o.v_init_mV), injected(cell.size(), 0.0);
@@ -39,8 +40,10 @@ std::vector<double> reference_run(const CompartmentalCell& cell, const Populatio
   for (int step = 0; step < steps; ++step) {
     const double t_mid = (step + 0.5) * o.dt_ms;
     injected[soma] = t_mid >= clamp.delay_ms && t_mid < clamp.delay_ms + clamp.duration_ms ? clamp.amplitude_nA : 0.0;
-    const hines::HinesSystem sys = hines::assemble_backward_euler(cell, o.membrane, o.dt_ms, v, injected);
-    v = hines::test::hines_solve_reference(sys.a, sys.b, sys.d, sys.rhs, sys.parent);
+    const hines::HinesSystem sys =
+        hines::assemble_backward_euler(cell, o.membrane, hines::system_dt_ms(o.scheme, o.dt_ms), v, injected);
+    const std::vector<double> x = hines::test::hines_solve_reference(sys.a, sys.b, sys.d, sys.rhs, sys.parent);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = hines::finish_step(o.scheme, x[i], v[i]);
   }
   return v;
 }
@@ -53,10 +56,12 @@ class HinesPopulation : public KokkosTest {};
 using Configs = to_gtest<product<list<double>, list<layouts::Flat, layouts::Interleaved>, ExecSpaces>::type>::type;
 TYPED_TEST_SUITE(HinesPopulation, Configs, ConfigNames);
 
-TYPED_TEST(HinesPopulation, PassiveMatchesTheHostReferenceStepByStep) {
-  // Four neurons over the two cells, each clamped differently, switched on and off within the
-  // run; NEURON's default pas so that the leak matters.
+/// Four neurons over the two cells, each clamped differently, switched on and off within the run;
+/// NEURON's default pas so that the leak matters.
+template <class Config>
+void expect_passive_population_matches_reference(hines::TimeScheme scheme) {
   PopulationOptions o;
+  o.scheme = scheme;
   o.membrane = {0.001, -70};
   o.v_init_mV = -65;
   const std::vector<CurrentClamp> clamps = {{0.5, 0.1, 0.2}, {2.0, 0.0, 1.0}, {-0.3, 0.05, 0.1}, {0.0, 0.0, 0.0}};
@@ -67,7 +72,7 @@ TYPED_TEST(HinesPopulation, PassiveMatchesTheHostReferenceStepByStep) {
   std::vector<std::vector<std::vector<double>>> per_packing;
   for (Packing packing : {Packing::padded, Packing::per_morphology}) {
     o.packing = packing;
-    PopulationOf<TypeParam> pop(typename TypeParam::exec(), two_cells(), 4, clamps, o);
+    PopulationOf<Config> pop(typename Config::exec(), two_cells(), 4, clamps, o);
     EXPECT_EQ(pop.groups(), packing == Packing::padded ? 1 : 2);
     pop.advance(steps / 2);
     pop.advance(steps - steps / 2);
@@ -87,6 +92,13 @@ TYPED_TEST(HinesPopulation, PassiveMatchesTheHostReferenceStepByStep) {
   }
   // Padding changes no operation of a neuron: bitwise equal.
   EXPECT_TRUE(per_packing[0] == per_packing[1]);
+}
+
+TYPED_TEST(HinesPopulation, PassiveMatchesTheHostReferenceStepByStep) {
+  for (const auto scheme : {hines::TimeScheme::backward_euler, hines::TimeScheme::crank_nicolson}) {
+    SCOPED_TRACE(hines::name(scheme));
+    expect_passive_population_matches_reference<TypeParam>(scheme);
+  }
 }
 
 TYPED_TEST(HinesPopulation, NeuronsOfOneMorphologyGiveIdenticalTraces) {

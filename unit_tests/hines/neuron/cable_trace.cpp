@@ -1,7 +1,8 @@
 // tridiag's half of the NEURON comparison (compare_with_neuron.py runs NEURON and this program
 // with the same parameters): a passive cell from an SWC file, discretised by
-// tridiag::hines::discretize, advanced by backward Euler (assemble_backward_euler + one Hines
-// solve per step), a current step into the soma. Prints the voltage at the soma and at the distal
+// tridiag::hines::discretize, advanced by backward Euler or Crank-Nicolson (time_scheme.hpp:
+// assemble_backward_euler over system_dt_ms + one Hines solve + finish_step per step), a current
+// step into the soma. Prints the voltage at the soma and at the distal
 // tip after every step.
 //
 // The solve is tridiag's batched solver, hines::solve (a batch of this one neuron, on Kokkos's
@@ -12,6 +13,7 @@
 //          [--rule max_length|d_lambda] [--max-length UM]
 //          [--d-lambda F] [--frequency HZ] [--ra OHM_CM] [--cm UF_CM2] [--g-pas S_CM2]
 //          [--e-pas MV] [--v-init MV] [--amp NA] [--delay MS] [--dur MS] [--dt MS] [--tstop MS]
+//          [--scheme backward_euler|crank_nicolson]
 //
 // Output (stdout): '#' lines naming the recorded sections in NEURON's words
 //   # soma soma[0] 0.5
@@ -37,6 +39,7 @@
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
 #include <tridiag/algorithms/hines/swc.hpp>
+#include <tridiag/algorithms/hines/time_scheme.hpp>
 #include <tridiag/layouts/flat.hpp>
 
 #include "../reference_hines.hpp"
@@ -53,6 +56,7 @@ struct Settings {
   double v_init_mV = -65;
   double amp_nA = 0.1, delay_ms = 1, dur_ms = 1e9;
   double dt_ms = 0.025, tstop_ms = 10;
+  TimeScheme scheme = TimeScheme::backward_euler;
 };
 
 [[noreturn]] void usage_error(const std::string& what) {
@@ -81,6 +85,10 @@ Settings parse_arguments(int argc, char** argv) {
       if (value == "batched") s.batched = true;
       else if (value == "reference") s.batched = false;
       else usage_error("--solver must be batched or reference, not " + value);
+    } else if (arg == "--scheme") {
+      if (value == "backward_euler") s.scheme = TimeScheme::backward_euler;
+      else if (value == "crank_nicolson") s.scheme = TimeScheme::crank_nicolson;
+      else usage_error("--scheme must be backward_euler or crank_nicolson, not " + value);
     } else if (arg == "--rule") {
       if (value == "max_length") s.discretization.rule = Rule::max_length;
       else if (value == "d_lambda") s.discretization.rule = Rule::d_lambda;
@@ -186,10 +194,11 @@ int main(int argc, char** argv) {
       const bool on = t_mid >= s.delay_ms && t_mid < s.delay_ms + s.dur_ms;
       injected[soma_node] = on ? s.amp_nA : 0.0;
       const HinesSystem system =
-          assemble_backward_euler(cell, s.membrane, s.dt_ms, v, injected);
-      v = s.batched ? batched_step(system)
-                    : test::hines_solve_reference(system.a, system.b, system.d, system.rhs,
-                                                  system.parent);
+          assemble_backward_euler(cell, s.membrane, system_dt_ms(s.scheme, s.dt_ms), v, injected);
+      const std::vector<double> solution =
+          s.batched ? batched_step(system)
+                    : test::hines_solve_reference(system.a, system.b, system.d, system.rhs, system.parent);
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = finish_step(s.scheme, solution[i], v[i]);
       std::printf("%.6f %.15g %.15g\n", (step + 1) * s.dt_ms, v[soma_node], v[tip_node]);
     }
   } catch (const std::exception& e) {

@@ -8,6 +8,7 @@ CTest's SKIP_RETURN_CODE), 2 bad usage. How NEURON's compartments are matched:
 docs/hines_vs_neuron.md.
 
 usage: compare_with_neuron.py --trace-program EXE --swc FILE [--solver batched|reference]
+                              [--scheme backward_euler|crank_nicolson]
                               [--rules max_length,d_lambda] [--refine] [--amp NA]
                               [--tolerance MV] [--match-tolerance FRACTION]
 """
@@ -90,11 +91,13 @@ def set_neuron_discretisation(h, sections, rule, p):
             seg.pas.e = p["e-pas"]
 
 
-def run_neuron(h, sections, soma_name, tip_name, p):
+def run_neuron(h, sections, soma_name, tip_name, p, scheme):
     soma, tip = sections[soma_name], sections[tip_name]
     clamp = h.IClamp(soma(0.5))
     clamp.delay, clamp.dur, clamp.amp = p["delay"], p["dur"], p["amp"]
-    h.secondorder = 0  # backward Euler, the scheme assemble_backward_euler builds
+    # 0: backward Euler; 1: Crank-Nicolson (tridiag's time_scheme.hpp does what NEURON does: the
+    # backward-Euler system over dt/2, then V += 2 dV).
+    h.secondorder = 1 if scheme == "crank_nicolson" else 0
     h.dt = p["dt"]
     h.finitialize(p["v-init"])
     v_soma, v_tip = [soma(0.5).v], [tip(1).v]
@@ -110,10 +113,12 @@ def max_difference(a, b, times):
     return abs(a[worst] - b[worst]), times[worst]
 
 
-def compare(h, sections, program, swc, rule, p, tolerance, match_tolerance):
+def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_tolerance):
     """Runs both simulators on one discretisation and checks the traces; returns (the worst
     difference in mV, the problems found, tridiag's traces)."""
     label = rule if rule != "max_length" else "max_length %g um" % p["max-length"]
+    if scheme != "backward_euler":
+        label += " " + scheme
     ours = run_tridiag(program, swc, rule, p)
     set_neuron_discretisation(h, sections, rule, p)
     problems = []
@@ -128,7 +133,7 @@ def compare(h, sections, program, swc, rule, p, tolerance, match_tolerance):
     if abs(tip_path - farthest) > 1e-3 or abs(tip_path - ours["tip_path_um"]) > 1e-3:
         problems.append("tip %s: path %.4f um (tridiag %.4f), NEURON's farthest leaf %.4f um"
                         % (ours["tip"], tip_path, ours["tip_path_um"], farthest))
-    v_soma, v_tip = run_neuron(h, sections, ours["soma"], ours["tip"], p)
+    v_soma, v_tip = run_neuron(h, sections, ours["soma"], ours["tip"], p, scheme)
     if len(v_soma) != len(ours["t"]):
         problems.append("trace lengths: NEURON %d, tridiag %d" % (len(v_soma), len(ours["t"])))
         return math.inf, problems, ours
@@ -159,6 +164,8 @@ def main():
     parser.add_argument("--solver", choices=("batched", "reference"), default="batched",
                         help="tridiag's side: hines::solve, or the sequential test oracle")
     parser.add_argument("--swc", required=True)
+    parser.add_argument("--scheme", choices=("backward_euler", "crank_nicolson"),
+                        default="backward_euler", help="NEURON's secondorder 0 or 1")
     parser.add_argument("--rules", default="max_length,d_lambda")
     parser.add_argument("--amp", type=float, default=PARAMETERS["amp"],
                         help="step amplitude, nA")
@@ -186,8 +193,9 @@ def main():
     h.load_file("import3d.hoc")
     sections = load_neuron_cell(h, args.swc)
     parameters = dict(PARAMETERS, amp=args.amp)
-    program = [args.trace_program, "--solver", args.solver]
-    check = dict(tolerance=args.tolerance, match_tolerance=args.match_tolerance)
+    program = [args.trace_program, "--solver", args.solver, "--scheme", args.scheme]
+    check = dict(scheme=args.scheme, tolerance=args.tolerance,
+                 match_tolerance=args.match_tolerance)
 
     worst, problems = 0.0, []
     if args.refine:
