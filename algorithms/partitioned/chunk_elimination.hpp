@@ -7,7 +7,7 @@
 //     row j (inner): alpha_j x(k0)  + x(k0+j) + gamma_j x(k0+m-1) = delta_j
 //     row m-1:      alpha_m1 x(k0)  + x(k0+m-1) + gamma_m1 x(k0+m)  = delta_m1
 // Rows 0 and m-1 of every chunk form the reduced ("interface") system of 2 unknowns per chunk,
-// itself tridiagonal, solved by PCR across the team (team_reduced_pcr.hpp); then each thread
+// itself tridiagonal, solved by the threads of the system together (interface_solve.hpp); then each thread
 // finishes its inner rows: x(k0+j) = delta_j - alpha_j x(k0) - gamma_j x(k0+m-1).
 //
 // Each input value is read once and each solution value written once; only the chunk's
@@ -49,13 +49,29 @@ struct WorkspaceChunk {
   KOKKOS_FORCEINLINE_FUNCTION decltype(auto) delta(index_type j) const { return delta_rows(k0 + j); }
 };
 
+/// Rows of a system seen from a chunk: row j of the chunk is row k0 + j of the system.
+template <class Rows>
+struct ChunkRows {
+  Rows rows;
+  index_type k0;
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) operator()(index_type j) const { return rows(k0 + j); }
+};
+
+/// Rows of a chunk held in a thread's array (registers once the loops are unrolled).
+template <class Scalar>
+struct ArrayRows {
+  const Scalar* rows;
+  KOKKOS_FORCEINLINE_FUNCTION const Scalar& operator()(index_type j) const { return rows[j]; }
+};
+
 /// Reduces rows [k0, k0+m) of the system (n rows; a(0) and c(n-1) are treated as zero) into
-/// `chunk`. Returns 0, or the 1-based global row of the first unusable pivot; sets
-/// `nonfinite_row` to the 1-based global row where a non-finite value first appears in the
-/// forward sweep (non-finite right-hand side or overflow), if any and no earlier one was set.
+/// `chunk`; a, b, c, d give the chunk's rows (a(j) is row k0 + j). Returns 0, or the 1-based
+/// global row of the first unusable pivot; sets `nonfinite_row` to the 1-based global row where
+/// a non-finite value first appears in the forward sweep (non-finite right-hand side or
+/// overflow), if any and no earlier one was set.
 template <class Chunk, class A, class B, class C, class D>
-KOKKOS_INLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, index_type k0, index_type m, const A& a,
-                                           const B& b, const C& c, const D& d, int& nonfinite_row) {
+KOKKOS_INLINE_FUNCTION int eliminate_chunk_rows(Chunk& chunk, index_type n, index_type k0, index_type m, const A& a,
+                                                const B& b, const C& c, const D& d, int& nonfinite_row) {
   using Matrix = std::remove_cv_t<std::remove_reference_t<decltype(b(0))>>;
   using Value = std::remove_cv_t<std::remove_reference_t<decltype(chunk.delta(0))>>;
   int failed_row = 0;
@@ -67,12 +83,12 @@ KOKKOS_INLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, index_typ
   for (index_type j = 0; j < Chunk::loop_bound(m); ++j) {
     if (j < m) {
       const index_type k = k0 + j;
-      const Matrix aj = k > 0 ? Matrix(a(k)) : Matrix(0);
-      const Matrix cj = k + 1 < n ? Matrix(c(k)) : Matrix(0);
-      const Matrix w = j < 2 ? Matrix(b(k)) : Matrix(b(k)) - aj * gamma_prev;
+      const Matrix aj = k > 0 ? Matrix(a(j)) : Matrix(0);
+      const Matrix cj = k + 1 < n ? Matrix(c(j)) : Matrix(0);
+      const Matrix w = j < 2 ? Matrix(b(j)) : Matrix(b(j)) - aj * gamma_prev;
       if (!thomas::impl::usable_pivot(w) && failed_row == 0) failed_row = static_cast<int>(k + 1);
       const Matrix inv = Matrix(1) / w;
-      const Value dj = Value(d(k));
+      const Value dj = Value(d(j));
       const Value delta_j = j < 2 ? dj * inv : (dj - aj * delta_prev) * inv;
       const Matrix alpha_j = j < 2 ? aj * inv : -aj * alpha_prev * inv;
       const Matrix gamma_j = cj * inv;
@@ -115,6 +131,14 @@ KOKKOS_INLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, index_typ
     chunk.gamma(0) = -g0 * chunk.gamma(1) * inv;
   }
   return failed_row;
+}
+
+/// eliminate_chunk_rows with the system's row accessors (a(k) is row k of the system).
+template <class Chunk, class A, class B, class C, class D>
+KOKKOS_INLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, index_type k0, index_type m, const A& a,
+                                           const B& b, const C& c, const D& d, int& nonfinite_row) {
+  return eliminate_chunk_rows(chunk, n, k0, m, ChunkRows<A>{a, k0}, ChunkRows<B>{b, k0}, ChunkRows<C>{c, k0},
+                              ChunkRows<D>{d, k0}, nonfinite_row);
 }
 
 /// Writes the chunk's first and last row (unit diagonal) as rows 2q and 2q+1 of system `sys` of

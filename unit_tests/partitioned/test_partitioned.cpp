@@ -48,13 +48,6 @@ TYPED_TEST(PartitionedSolve, MatchesOracleForEverySplit) {
         opts.staging = staging;
         const index_type chunk = P > 0 ? (n + P - 1) / P : 0;
         if (storage == Storage::registers && (P == 0 || chunk > 16)) continue;
-        if (staging == Staging::scratch) {  // as many systems per team as fit in team scratch
-          const auto limit = Kokkos::TeamPolicy<typename TypeParam::exec>::scratch_size_max(0);
-          const index_type period = chunk <= 8 ? 8 : 16;
-          while (opts.systems_per_team > 1 &&
-                 partitioned::impl::staged_scratch_bytes(opts.systems_per_team, n, period, 4 * sizeof(S)) > limit)
-            opts.systems_per_team /= 2;
-        }
         for (index_type systems : {1, 37}) {
           const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n + P);
           const auto r = solve_batch<TypeParam>(h, opts);

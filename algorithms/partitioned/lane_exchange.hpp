@@ -1,0 +1,142 @@
+#pragma once
+// How the P threads that share one system of the partitioned solver see each other's values
+// while they solve the interface system (interface_solve.hpp). Thread t of a system is team rank
+// ls * P + t (ls: the system's place in the team). Two implementations, one interface:
+//  * ShuffleExchange: warp shuffles, no memory and no barrier. Needs a CUDA device, P a power of
+//    two <= 32 and a team size that is a multiple of 32, so that a system's threads are P aligned
+//    lanes of one warp.
+//  * ScratchExchange: team scratch and team barriers, for any P on any backend (several warps per
+//    system on a GPU, host teams).
+// Every call is collective: all threads of the team make the same calls in the same order (the
+// barriers of ScratchExchange), including threads whose system does not exist. A neighbour that
+// lies outside the caller's system comes back as an unspecified value: the caller masks it.
+
+#include <Kokkos_Core.hpp>
+#include <climits>
+#include <tridiag/core/types.hpp>
+#include <tridiag/core/warp_shuffle.hpp>
+
+namespace tridiag::partitioned::impl {
+
+/// A row of the interface system with unit diagonal: a x(t - s) + x(t) + c x(t + s) = d.
+template <class Matrix, class Value>
+struct InterfaceRow {
+  Matrix a, c;
+  Value d;
+};
+
+struct ShuffleExchange {
+  int P;  ///< threads per system (power of two, <= 32)
+
+  /// The rows of threads t - s and t + s of the caller's system.
+  template <class Matrix, class Value>
+  KOKKOS_FORCEINLINE_FUNCTION void neighbours(const InterfaceRow<Matrix, Value>& mine, int s,
+                                              InterfaceRow<Matrix, Value>& lower,
+                                              InterfaceRow<Matrix, Value>& upper) const {
+    lower.a = compat::shuffle_up(mine.a, s);
+    lower.c = compat::shuffle_up(mine.c, s);
+    lower.d = compat::shuffle_up(mine.d, s);
+    upper.a = compat::shuffle_down(mine.a, s);
+    upper.c = compat::shuffle_down(mine.c, s);
+    upper.d = compat::shuffle_down(mine.d, s);
+  }
+  /// The row of thread t + 1.
+  template <class Matrix, class Value>
+  KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> next_row(const InterfaceRow<Matrix, Value>& mine) const {
+    return {compat::shuffle_down(mine.a, 1), compat::shuffle_down(mine.c, 1), compat::shuffle_down(mine.d, 1)};
+  }
+  /// v of thread t - 1.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION T previous(const T& v) const {
+    return compat::shuffle_up(v, 1);
+  }
+  /// The smallest v over the caller's system (butterfly over its P aligned lanes).
+  KOKKOS_FORCEINLINE_FUNCTION int system_min(int v) const {
+    for (int k = 1; k < P; k *= 2) {
+      const int other = compat::shuffle_xor(v, k);
+      v = other < v ? other : v;
+    }
+    return v;
+  }
+  /// Nothing to order: shuffles need no memory.
+  KOKKOS_FORCEINLINE_FUNCTION void fence_scratch_reuse() const {}
+};
+
+/// Team scratch of a ScratchExchange: one interface row per team thread and one int per system.
+template <class Matrix, class Value>
+constexpr std::size_t scratch_exchange_bytes(int team_size, int systems_per_team) {
+  return static_cast<std::size_t>(team_size) * (2 * sizeof(Matrix) + sizeof(Value)) +
+         static_cast<std::size_t>(systems_per_team) * sizeof(int) + 4 * 16;  // 16-byte alignment of each part
+}
+
+template <class Member, class Matrix, class Value>
+struct ScratchExchange {
+  const Member& member;
+  Matrix* a;
+  Matrix* c;
+  Value* d;
+  int* flag;  ///< one per system of the team
+  int rank, team_size, P;
+
+  /// Carves the buffers out of `base` (scratch_exchange_bytes of it, 16-byte aligned).
+  KOKKOS_INLINE_FUNCTION ScratchExchange(const Member& m, void* base, int P_)
+      : member(m), rank(m.team_rank()), team_size(m.team_size()), P(P_) {
+    char* p = static_cast<char*>(base);
+    a = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
+    c = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
+    d = reinterpret_cast<Value*>(take(p, team_size * sizeof(Value)));
+    flag = reinterpret_cast<int*>(take(p, ((team_size + P - 1) / P) * sizeof(int)));
+  }
+
+  KOKKOS_INLINE_FUNCTION void neighbours(const InterfaceRow<Matrix, Value>& mine, int s,
+                                         InterfaceRow<Matrix, Value>& lower, InterfaceRow<Matrix, Value>& upper) const {
+    publish(mine);
+    const int lo = rank - s >= 0 ? rank - s : rank, hi = rank + s < team_size ? rank + s : rank;
+    lower = {a[lo], c[lo], d[lo]};
+    upper = {a[hi], c[hi], d[hi]};
+    member.team_barrier();
+  }
+  KOKKOS_INLINE_FUNCTION InterfaceRow<Matrix, Value> next_row(const InterfaceRow<Matrix, Value>& mine) const {
+    publish(mine);
+    const int hi = rank + 1 < team_size ? rank + 1 : rank;
+    const InterfaceRow<Matrix, Value> r{a[hi], c[hi], d[hi]};
+    member.team_barrier();
+    return r;
+  }
+  KOKKOS_INLINE_FUNCTION Value previous(const Value& v) const {
+    d[rank] = v;
+    member.team_barrier();
+    const Value r = d[rank > 0 ? rank - 1 : rank];
+    member.team_barrier();
+    return r;
+  }
+  KOKKOS_INLINE_FUNCTION int system_min(int v) const {
+    const int ls = rank / P;
+    if (rank % P == 0) flag[ls] = INT_MAX;
+    member.team_barrier();
+    Kokkos::atomic_fetch_min(&flag[ls], v);
+    member.team_barrier();
+    const int r = flag[ls];
+    member.team_barrier();
+    return r;
+  }
+  /// The exchange buffers may alias scratch the team used just before (staging): wait for it.
+  KOKKOS_INLINE_FUNCTION void fence_scratch_reuse() const { member.team_barrier(); }
+
+ private:
+  /// Writes this thread's row for the others to read, then waits for every thread's.
+  KOKKOS_INLINE_FUNCTION void publish(const InterfaceRow<Matrix, Value>& mine) const {
+    a[rank] = mine.a;
+    c[rank] = mine.c;
+    d[rank] = mine.d;
+    member.team_barrier();
+  }
+  /// The next 16-byte aligned block of `bytes` at p; advances p.
+  KOKKOS_INLINE_FUNCTION static char* take(char*& p, std::size_t bytes) {
+    char* q = p;
+    p += (bytes + 15) / 16 * 16;
+    return q;
+  }
+};
+
+}  // namespace tridiag::partitioned::impl

@@ -1,0 +1,219 @@
+#pragma once
+// The team kernel of the partitioned solver: S systems per team, P threads per system. Thread t
+// of a system reduces its chunk of consecutive rows (chunk_elimination.hpp), the P threads solve
+// the interface system together (interface_solve.hpp, through a lane exchange:
+// lane_exchange.hpp), and each thread finishes its chunk. Chunks live in registers (M rows at
+// most, read directly or staged through scratch by groups of threads: group_staging.hpp) or in a
+// global workspace (long systems). One source for every backend and layout; the choices above
+// are template parameters made by partitioned::solve from its Plan.
+
+#include <Kokkos_Core.hpp>
+#include <climits>
+#include <cstdint>
+#include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
+#include <tridiag/algorithms/partitioned/group_staging.hpp>
+#include <tridiag/algorithms/partitioned/interface_solve.hpp>
+#include <tridiag/algorithms/partitioned/lane_exchange.hpp>
+#include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/breakdown.hpp>
+#include <tridiag/core/status.hpp>
+
+namespace tridiag::partitioned::impl {
+
+/// Chunks in registers of M rows: a fresh RegisterChunk per thread.
+template <class Matrix, class Value, int M>
+struct RegisterChunkMaker {
+  static constexpr int register_rows = M;
+  KOKKOS_FORCEINLINE_FUNCTION RegisterChunk<Matrix, Value, M> operator()(index_type, index_type) const { return {}; }
+};
+
+/// Chunks in a global workspace (alpha, gamma; delta in x itself).
+template <class Work, class X>
+struct WorkspaceChunkMaker {
+  static constexpr int register_rows = 0;
+  Work alpha, gamma;
+  X x;
+  KOKKOS_FORCEINLINE_FUNCTION auto operator()(index_type s, index_type k0) const {
+    return WorkspaceChunk<SystemRows<Work>, SystemRows<Work>, SystemRows<X>>{rows_of(alpha, s), rows_of(gamma, s),
+                                                                             rows_of(x, s), k0};
+  }
+};
+
+/// How threads exchange interface rows (lane_exchange.hpp).
+enum class Exchange { shuffles, scratch };
+
+/// Team scratch bytes of one team of PartitionedKernel: the staging buffers and the exchange
+/// buffers share the same scratch (the exchange starts after the loads and ends before the
+/// stores). staged_rows: the register chunk length when staged, else 0.
+inline std::size_t partitioned_scratch_bytes_for(int team_size, int P, int staged_rows, Exchange exchange,
+                                                 std::size_t matrix_bytes, std::size_t value_bytes) {
+  const std::size_t larger = matrix_bytes > value_bytes ? matrix_bytes : value_bytes;
+  const std::size_t staging = staged_rows > 0 ? group_staging_bytes(team_size, staged_rows, larger) : 0;
+  const int systems = (team_size + P - 1) / P;
+  const std::size_t lanes =
+      exchange == Exchange::scratch
+          ? static_cast<std::size_t>(team_size) * (2 * matrix_bytes + value_bytes) + systems * sizeof(int) + 4 * 16
+          : 0;
+  return staging > lanes ? staging : lanes;
+}
+template <class Matrix, class Value>
+std::size_t partitioned_scratch_bytes(int team_size, int P, int staged_rows, Exchange exchange) {
+  return partitioned_scratch_bytes_for(team_size, P, staged_rows, exchange, sizeof(Matrix), sizeof(Value));
+}
+
+template <class ExecSpace, class Matrix, class Value, bool Staged, Exchange Lanes, class A, class B, class C,
+          class D, class X, class Maker>
+struct PartitionedKernel {
+  static constexpr int M = Maker::register_rows;
+  static_assert(!Staged || M > 0, "only register chunks are staged");
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  index_type nsys, n;
+  int P, S;
+  A a;
+  B b;
+  C c;
+  D rhs;
+  X x;
+  StatusView<typename ExecSpace::memory_space> status;
+  Maker make_chunk;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    // Ranks beyond P x S only round the team up to whole warps: they own no chunk.
+    const int rank = member.team_rank();
+    const int t = rank % P;
+    const index_type s = static_cast<index_type>(member.league_rank()) * S + rank / P;
+    const bool active = rank < P * S && s < nsys;
+    if (n == 1) {  // a single row per system: no chunks (uniform across the team)
+      if (active && t == 0) solve_single_row(s);
+      return;
+    }
+    const index_type k0 = t * n / P, m = (t + 1) * n / P - k0;
+    auto chunk = make_chunk(active ? s : 0, k0);
+    int failed = 0, nonfinite = 0;
+    char* scratch = scratch_base(member);
+    if constexpr (Staged) {
+      const auto group = staging_group(member, scratch);
+      Matrix ra[M], rb[M], rc[M];
+      Value rd[M];
+      group.load(a, ra, m, active);
+      group.load(b, rb, m, active);
+      group.load(c, rc, m, active);
+      group.load(rhs, rd, m, active);
+      if (active)
+        failed = eliminate_chunk_rows(chunk, n, k0, m, ArrayRows<Matrix>{ra}, ArrayRows<Matrix>{rb},
+                                      ArrayRows<Matrix>{rc}, ArrayRows<Value>{rd}, nonfinite);
+    } else {
+      if (active)
+        failed = eliminate_chunk(chunk, n, k0, m, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
+                                 nonfinite);
+    }
+    ChunkEnds<Matrix, Value> ends{{Matrix(0), Matrix(0), Value(0)}, {Matrix(0), Matrix(0), Value(0)}};
+    if (active)
+      ends = {{chunk.alpha(0), chunk.gamma(0), chunk.delta(0)},
+              {chunk.alpha(m - 1), chunk.gamma(m - 1), chunk.delta(m - 1)}};
+    Outcome outcome;
+    if constexpr (Lanes == Exchange::shuffles) {
+      outcome = solve_interface_with(ShuffleExchange{P}, t, k0, m, active, failed, nonfinite, ends);
+    } else {
+      outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), t, k0, m, active,
+                                     failed, nonfinite, ends);
+    }
+    const bool ok = outcome.pivot_row == INT_MAX && outcome.nonfinite_row == INT_MAX;
+    if constexpr (Staged) {
+      Value rx[M];
+      TRIDIAG_UNROLL
+      for (int j = 0; j < M; ++j)
+        rx[j] = !ok        ? compat::quiet_nan<Value>()
+                : j == 0     ? outcome.x_first
+                : j == m - 1 ? outcome.x_last
+                             : Value(chunk.delta(j) - chunk.alpha(j) * outcome.x_first - chunk.gamma(j) * outcome.x_last);
+      staging_group(member, scratch).store(x, rx, m, active);
+    } else if (active) {
+      const auto xs = rows_of(x, s);
+      if (ok) {
+        finish_chunk(chunk, k0, m, outcome.x_first, outcome.x_last, xs);
+      } else {
+        for (index_type j = 0; j < m; ++j) xs(k0 + j) = compat::quiet_nan<Value>();
+      }
+    }
+    if (active && t == 0 && status.data() != nullptr)
+      status(s) = outcome.pivot_row != INT_MAX      ? outcome.pivot_row
+                  : outcome.nonfinite_row != INT_MAX ? -outcome.nonfinite_row
+                                                     : 0;
+  }
+
+  /// The interface solution of this thread's chunk, and the first failing row of its system.
+  struct Outcome {
+    Value x_first = Value(0), x_last = Value(0);
+    int pivot_row = INT_MAX, nonfinite_row = INT_MAX;  ///< 1-based rows; INT_MAX: none
+  };
+
+  template <class Lanes_>
+  KOKKOS_INLINE_FUNCTION Outcome solve_interface_with(const Lanes_& lanes, int t, index_type k0, index_type m,
+                                                      bool active, int failed, int nonfinite,
+                                                      const ChunkEnds<Matrix, Value>& ends) const {
+    Outcome o;
+    lanes.fence_scratch_reuse();
+    const bool interface_failed = solve_interface(lanes, t, P, ends, o.x_first, o.x_last);
+    // This thread's candidates (1-based rows): its chunk's pivot, its interface row (the chunk's
+    // last row), a non-finite input, or a non-finite interface solution (overflow).
+    int pivot = failed ? failed : INT_MAX;
+    if (interface_failed && static_cast<int>(k0 + m) < pivot) pivot = static_cast<int>(k0 + m);
+    int bad_value = nonfinite ? nonfinite : INT_MAX;
+    if (bad_value == INT_MAX && !(compat::isfinite(o.x_first) && compat::isfinite(o.x_last)))
+      bad_value = static_cast<int>(k0 + 1);
+    if (!active) pivot = bad_value = INT_MAX;
+    o.pivot_row = lanes.system_min(pivot);
+    o.nonfinite_row = lanes.system_min(bad_value);
+    return o;
+  }
+
+  /// This team's scratch, 16-byte aligned (the launch asks for 16 bytes more than it uses).
+  KOKKOS_INLINE_FUNCTION static char* scratch_base(const Member& member) {
+    using Bytes = Kokkos::View<char*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+    if constexpr (!Staged && Lanes == Exchange::shuffles) {
+      (void)member;
+      return nullptr;
+    } else {
+      char* p = Bytes(member.team_scratch(0), 1).data();
+      const auto address = reinterpret_cast<std::uintptr_t>(p);
+      return p + ((16 - address % 16) % 16);
+    }
+  }
+
+  /// First position (system * n + row) of team rank r's chunk, and one past its last.
+  KOKKOS_FORCEINLINE_FUNCTION index_type chunk_begin(const Member& member, int r) const {
+    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + (r % P) * n / P;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION index_type chunk_end(const Member& member, int r) const {
+    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + (r % P + 1) * n / P;
+  }
+
+  /// This thread's staging group: its range of positions and its part of the scratch.
+  KOKKOS_INLINE_FUNCTION GroupStaging<(M > 0 ? M : 1), Member> staging_group(const Member& member,
+                                                                              char* scratch) const {
+    const int G = staging_group_size(member);
+    const int rank = member.team_rank(), lane = rank % G, first = rank - lane;
+    const int used = P * S;  // ranks that own a chunk
+    const int last = (first + G < used ? first + G : used) - 1;
+    const index_type total = nsys * n;
+    const index_type q_begin = chunk_begin(member, first);
+    const index_type end = chunk_end(member, last);
+    const std::size_t larger = sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value);
+    const std::size_t group_bytes = (static_cast<std::size_t>(G) * (M + 1) * larger + 15) / 16 * 16;
+    return {member,  n, q_begin, end < total ? end : total, chunk_begin(member, rank) - q_begin, lane, G,
+            scratch + (first / G) * group_bytes};
+  }
+
+  KOKKOS_INLINE_FUNCTION void solve_single_row(index_type s) const {
+    const Matrix w = b(s, 0);
+    const bool ok = tridiag::impl::usable_pivot(w);
+    const Value v = Value(rhs(s, 0)) / w;
+    const bool finite = compat::isfinite(v);
+    x(s, 0) = ok && finite ? v : compat::quiet_nan<Value>();
+    if (status.data() != nullptr) status(s) = ok ? (finite ? 0 : -1) : 1;
+  }
+};
+
+}  // namespace tridiag::partitioned::impl
