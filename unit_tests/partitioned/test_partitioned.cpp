@@ -77,12 +77,17 @@ TYPED_TEST(PartitionedSolve, FailedSystemsAreReportedAndNeighboursUntouched) {
   using S = typename TypeParam::scalar;
   const int P = std::min(max_team_size<typename TypeParam::exec>(), 2);
   const index_type systems = 6;
-  // Chunks in global workspace (n = 40), and register chunks staged in team scratch (n = 16 P).
-  for (bool staged : {false, true}) {
-    const index_type n = staged ? 16 * P : 40;
+  // Chunks in global workspace (n = 40), register chunks staged in team scratch (n = 16 P), and
+  // the automatic plan for n = 512 (on a GPU: 128 threads per system exchanging through team
+  // scratch; on host cores: workspace chunks).
+  for (int variant : {0, 1, 2}) {
+    const bool staged = variant == 1;
+    const index_type n = variant == 0 ? 40 : variant == 1 ? 16 * P : 512;
     partitioned::Options opts;
-    opts.threads_per_system = P;
-    opts.systems_per_team = 1;
+    if (variant < 2) {
+      opts.threads_per_system = P;
+      opts.systems_per_team = 1;
+    }
     if (staged) {
       opts.chunk_storage = Storage::registers;
       opts.staging = Staging::scratch;
@@ -95,15 +100,15 @@ TYPED_TEST(PartitionedSolve, FailedSystemsAreReportedAndNeighboursUntouched) {
     h.at(h.c, 1, zero_row) = 0;
     h.at(h.d, 4, 12) = std::numeric_limits<S>::infinity();
     const auto r = solve_batch<TypeParam>(h, opts);
-    EXPECT_GT(r.status[1], 0) << "staged " << staged;
-    EXPECT_EQ(r.status[4], -13) << "staged " << staged;
+    EXPECT_GT(r.status[1], 0) << "variant " << variant;
+    EXPECT_EQ(r.status[4], -13) << "variant " << variant;
     for (index_type s = 0; s < systems; ++s)
       for (index_type i = 0; i < n; ++i) {
         if (s == 1 || s == 4) {
-          EXPECT_TRUE(std::isnan(r.x[s * n + i])) << "system " << s << " row " << i << ", staged " << staged;
+          EXPECT_TRUE(std::isnan(r.x[s * n + i])) << "system " << s << " row " << i << ", variant " << variant;
         } else {
           EXPECT_EQ(r.status[s], 0);
-          EXPECT_EQ(r.x[s * n + i], clean.x[s * n + i]) << "neighbour " << s << " changed, staged " << staged;
+          EXPECT_EQ(r.x[s * n + i], clean.x[s * n + i]) << "neighbour " << s << " changed, variant " << variant;
         }
       }
   }
@@ -201,6 +206,57 @@ TYPED_TEST(PartitionedSolve, BadOptionsAndShapesAreRejected) {
   opts.systems_per_team = 100;  // 5,000 threads per team
   EXPECT_THROW(partitioned::solve(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, {}, opts),
                tridiag::invalid_argument);
+}
+
+// ---- complex right-hand side with a real matrix (Flat only: one more kernel per scalar) ---------
+template <class C>
+class PartitionedComplexRhs : public KokkosTest {};
+using FlatConfigs = to_gtest<product<RealScalars, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(PartitionedComplexRhs, FlatConfigs, ConfigNames);
+
+TYPED_TEST(PartitionedComplexRhs, ComplexRightHandSideWithRealMatrix) {
+  using R = typename TypeParam::scalar;
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  using Cx = Kokkos::complex<R>;
+  const index_type systems = 37;
+  // Automatic (registers, staged, on a GPU) and chunks in workspace; n = 64 gives P = 16
+  // (shuffles on a GPU), n = 1000 P = 256 (team scratch exchange, 4-row chunks).
+  for (auto storage : {Storage::automatic, Storage::workspace}) {
+    for (index_type n : {7, 64, 1000}) {
+      const auto h = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n);
+      const auto h_im = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n + 1);
+      TridiagonalBatch<R, layouts::Flat, M> matrix("A", systems, n);
+      upload(h.a, matrix.lower);
+      upload(h.b, matrix.diag);
+      upload(h.c, matrix.upper);
+      BatchVector<Cx, layouts::Flat, M> d("d", systems, n), x("x", systems, n);
+      std::vector<Cx> dc(systems * n);
+      for (std::size_t k = 0; k < dc.size(); ++k) dc[k] = Cx(h.d[k], h_im.d[k]);
+      upload(dc, d);
+      fill_storage(x, Cx(nan_of<R>(), nan_of<R>()));
+      StatusView<M> status("status", systems);
+      partitioned::Options opts;
+      opts.chunk_storage = storage;
+      partitioned::solve(E(), matrix, d, x, status, opts);
+      auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+      for (index_type s = 0; s < systems; ++s) ASSERT_EQ(st(s), 0) << "n = " << n;
+      const auto xc = download(x);
+      // Real and imaginary parts are two real solves with the same matrix.
+      std::vector<R> re(xc.size()), im(xc.size());
+      for (std::size_t k = 0; k < xc.size(); ++k) {
+        re[k] = xc[k].real();
+        im[k] = xc[k].imag();
+      }
+      auto h_imag_rhs = h;
+      h_imag_rhs.d = h_im.d;
+      const std::string what = "complex rhs, n = " + std::to_string(n) + ", storage " +
+                               std::to_string(static_cast<int>(storage));
+      expect_matches_oracle(h, re, what + ", real part");
+      expect_matches_oracle(h_imag_rhs, im, what + ", imaginary part");
+      if (this->HasFailure()) return;
+    }
+  }
 }
 
 }  // namespace
