@@ -18,6 +18,7 @@
 #                       written before the device tool's 10-minute limit
 #   SANITIZER_TIMEOUT=150  per-binary limit for compute-sanitizer, seconds
 #   FRESH=1             delete build-cuda before configuring
+#   BUILD_TARGETS="..." build only these targets (e.g. "tridiag_unit_partitioned tridiag-bench")
 #   OUT=<dir>           where logs go (the device tool sets it; default ./device-out)
 # The step functions are called indirectly, through run_step.
 # shellcheck disable=SC2317
@@ -195,7 +196,9 @@ step_build() {
   lib_env
   export NVCC_WRAPPER_DEFAULT_ARCH=$ARCH
   # -k 0: report every failing translation unit, not only the first.
-  timeout -k 10 "$(budget 420)" cmake --build "$build" --parallel "$JOBS" -- -k 0
+  local targets=()
+  for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+  timeout -k 10 "$(budget 420)" cmake --build "$build" --parallel "$JOBS" ${targets[@]+"${targets[@]}"} -- -k 0
 }
 
 step_gpuinfo() {
