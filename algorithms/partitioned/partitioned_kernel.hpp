@@ -157,15 +157,19 @@ struct PartitionedKernel {
     lanes.fence_scratch_reuse();
     const bool interface_failed = solve_interface(lanes, t, P, ends, o.x_first, o.x_last);
     // This thread's candidates (1-based rows): its chunk's pivot, its interface row (the chunk's
-    // last row), a non-finite input, or a non-finite interface solution (overflow).
+    // last row), a non-finite input. A non-finite interface solution with finite inputs anywhere
+    // in the system is an overflow, reported as row 1 (as split_solve does): it ranks after every
+    // input row (overflow_mark), and a non-finite input elsewhere spreads to every thread's
+    // solution, so it must not count then.
+    constexpr int overflow_mark = INT_MAX - 1;
     int pivot = failed ? failed : INT_MAX;
     if (interface_failed && static_cast<int>(k0 + m) < pivot) pivot = static_cast<int>(k0 + m);
     int bad_value = nonfinite ? nonfinite : INT_MAX;
-    if (bad_value == INT_MAX && !(compat::isfinite(o.x_first) && compat::isfinite(o.x_last)))
-      bad_value = static_cast<int>(k0 + 1);
+    if (bad_value == INT_MAX && !(compat::isfinite(o.x_first) && compat::isfinite(o.x_last))) bad_value = overflow_mark;
     if (!active) pivot = bad_value = INT_MAX;
     o.pivot_row = lanes.system_min(pivot);
     o.nonfinite_row = lanes.system_min(bad_value);
+    if (o.nonfinite_row == overflow_mark) o.nonfinite_row = 1;
     return o;
   }
 

@@ -33,7 +33,7 @@ namespace tridiag::partitioned {
 /// How the batch is split; zeros mean "choose for the execution space".
 struct Options {
   int threads_per_system = 0;  ///< P: chunks per system (team threads per system)
-  int systems_per_team = 0;    ///< S: systems solved by one team
+  int systems_per_team = 0;    ///< S: systems solved by one team (at most: fewer where registers or scratch run out)
   int rows_per_thread = 4;     ///< target chunk length on GPUs (4 measured best on the H100, docs/performance.md)
   /// Where chunk coefficients live: automatic (registers on GPUs when chunks are short, global
   /// workspace otherwise), or forced (for tests and benchmarks). Registers hold at most 16 rows.
@@ -150,15 +150,19 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   require(exchange_bytes <= limit, "partitioned::plan", p.team_size,
           " threads per team need more team scratch for the interface system (", exchange_bytes, " bytes) than the ",
           limit, " available");
-  if (p.register_rows != 0 && opts.staging != Options::Staging::global && n >= 2) {
-    const bool fits_in_scratch = impl::group_staging_bytes(p.team_size, p.register_rows, larger) <= limit;
-    if (opts.staging == Options::Staging::scratch) {
-      require(fits_in_scratch, "partitioned::plan", "staging the chunks of ", p.team_size,
-              " threads needs more team scratch than the ", limit, " bytes available");
-      p.staged = true;
-    } else {
-      p.staged = !host && fits_in_scratch;
+  if (p.register_rows != 0 && opts.staging != Options::Staging::global && n >= 2 &&
+      (opts.staging == Options::Staging::scratch || !host)) {
+    // Fewer systems per team rather than no staging: staging is what makes the loads coalesced.
+    auto fits_in_scratch = [&] { return impl::group_staging_bytes(p.team_size, p.register_rows, larger) <= limit; };
+    while (!fits_in_scratch() && p.systems_per_team > 1) {
+      p.systems_per_team /= 2;
+      const int threads = p.threads_per_system * p.systems_per_team;
+      p.team_size = warps ? (threads + 31) / 32 * 32 : threads;
     }
+    require(fits_in_scratch() || opts.staging != Options::Staging::scratch, "partitioned::plan",
+            "staging the chunks of ", p.threads_per_system, " threads needs more team scratch than the ", limit,
+            " bytes available");
+    p.staged = fits_in_scratch();
   }
   return p;
 }
@@ -178,11 +182,24 @@ void launch_kernel(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& 
                    const StatusView<typename ExecSpace::memory_space>& status, const Plan& p, const Maker& make_chunk) {
   using Vector = typename MatrixBatch::vector_type;
   using Kernel = PartitionedKernel<ExecSpace, Matrix, Value, Staged, Lanes, Vector, Vector, Vector, Rhs, X, Maker>;
-  const index_type nsys = matrix.systems(), S = p.systems_per_team;
-  const Kernel kernel{nsys, matrix.rows(), p.threads_per_system, p.systems_per_team, matrix.lower, matrix.diag,
-                      matrix.upper, rhs, x, status, make_chunk};
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>((nsys + S - 1) / S), p.team_size);
-  const std::size_t bytes = partitioned_scratch_bytes<Matrix, Value>(p.team_size, p.threads_per_system,
+  const index_type nsys = matrix.systems();
+  Kernel kernel{nsys, matrix.rows(), p.threads_per_system, p.systems_per_team, matrix.lower, matrix.diag,
+                matrix.upper, rhs, x, status, make_chunk};
+  // The kernel's registers may allow fewer threads per team than the plan asked for: fewer
+  // systems per team then (a team must still hold all P threads of one system).
+  const int max_team =
+      Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
+  int team_size = p.team_size;
+  while (team_size > max_team && kernel.S > 1) {
+    kernel.S /= 2;
+    const int threads = kernel.P * kernel.S;
+    team_size = compat::runs_in_warps<ExecSpace> ? (threads + 31) / 32 * 32 : threads;
+  }
+  require(team_size <= max_team, "partitioned::solve", p.threads_per_system,
+          " threads per system are more than the ", max_team, " threads a team of this kernel can have here");
+  const index_type S = kernel.S;
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>((nsys + S - 1) / S), team_size);
+  const std::size_t bytes = partitioned_scratch_bytes<Matrix, Value>(team_size, p.threads_per_system,
                                                                      Staged ? Maker::register_rows : 0, Lanes);
   if (bytes > 0) policy.set_scratch_size(0, Kokkos::PerTeam(bytes + 16));  // + 16: alignment of the base
   Kokkos::parallel_for("tridiag::partitioned::solve", policy, kernel);
