@@ -68,6 +68,8 @@ class ProgressScope {
     progress_.finish();
     ctx_.progress = nullptr;
   }
+  /// Says on stderr that the sweep `what` is over and how long it took.
+  void done(const std::string& what) { progress_.done(what); }
   ProgressScope(const ProgressScope&) = delete;
   ProgressScope& operator=(const ProgressScope&) = delete;
   void step(const std::string& what) { progress_.step(what); }

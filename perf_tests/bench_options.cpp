@@ -106,47 +106,62 @@ const char* exec_choice_name(ExecChoice e) {
 
 std::string usage() {
   std::ostringstream os;
-  os << "usage: tridiag-bench <sweep> [options] [--kokkos-... options]\n"
+  os << "usage: tridiag-bench [<sweep>] [options] [--kokkos-... options]\n"
         "\n"
         "sweeps:\n"
         "  copy      copy bandwidth: Kokkos::deep_copy between two Views (device on a GPU build,\n"
         "            host always; read + write bytes counted) and a STREAM triad on all host\n"
         "            threads (a = b + s*c, 3 arrays counted): the reference of pct_of_copy_bw\n"
         "  tridiag   thomas::solve on the layouts interleaved, block_interleaved32,\n"
-        "            block_interleaved8, flat, unified_vector; sequential (Serial, flat) and\n"
-        "            OpenMP (flat) baselines; cuSPARSE gtsv2StridedBatch and\n"
-        "            gtsvInterleavedBatch (algorithms 0, 1, 2) on a CUDA build. Measures the copy\n"
-        "            reference first. Every result is checked against LAPACK ?gtsv.\n"
+        "            block_interleaved8, flat, unified_vector; partitioned and auto on flat,\n"
+        "            interleaved and block_interleaved32; cr, pcr, cr_pcr on flat; sequential (Serial,\n"
+        "            flat) and OpenMP (flat) baselines; cuSPARSE gtsv2StridedBatch and\n"
+        "            gtsvInterleavedBatch (algorithms 0, 1, 2) on a CUDA build. Long systems\n"
+        "            (n > 16384): thomas (one thread per system) and cr/pcr/cr_pcr are skipped\n"
+        "            unless --full; cyclic solvers are skipped where their team scratch does not\n"
+        "            fit (both said on stderr). Every result is checked against LAPACK ?gtsv.\n"
         "  vbatch    variable batches, sizes uniform in each --ranges range: CP (thomas::solve after\n"
         "            pad_matrix) and NCP (solve_padded) on padded interleaved storage, NCP on ragged\n"
         "            storage (solve_ragged), size-aware (solve_size_aware, groups of 32). Systems\n"
-        "            default 2560,25600,256000 (--quick: 2560). Measures the copy reference first.\n"
+        "            default 2560,25600,256000 (--quick: 2560).\n"
         "  constant  constant-coefficient batches (thomas::solve_constant, factorized, one triple\n"
         "            for the batch) against thomas::solve on the filled-in matrix; interleaved and\n"
         "            flat layouts, grid as for tridiag\n"
         "  hines     batched Hines solves (hines::solve) of neuron populations from the shared SWC cells:\n"
         "            the six seed size classes, single cells, mixed batches (padded and grouped by\n"
         "            morphology); layouts flat, interleaved, block_interleaved8/32, unified_vector x\n"
-        "            kernels per-neuron and block-shared<32>; sequential and OpenMP baselines. Systems\n"
-        "            (neurons) default 25600,256000 (--quick: 256,2560). Every result is checked\n"
-        "            against a long-double sequential Hines solve of sampled neurons.\n"
-        "  all       copy, then tridiag (default)\n"
+        "            kernels per-neuron and block-shared<32> (branch-parallel and auto on flat and\n"
+        "            interleaved); sequential (skipped above 3e7 padded rows unless --full) and OpenMP\n"
+        "            baselines. Batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are\n"
+        "            skipped unless --full. Systems (neurons) default 25600,256000 (--quick:\n"
+        "            1024). Every result is checked against a long-double sequential Hines solve\n"
+        "            of sampled neurons.\n"
+        "  all       copy, tridiag, vbatch, constant, hines, each with its default grid (the\n"
+        "            default when no sweep is named); options given apply to every sweep\n"
+        "Every sweep measures the copy reference first (once per run).\n"
         "\n"
         "options:\n"
-        "  --systems LIST      batch sizes (default 256,2560,25600,256000)\n"
+        "  --systems LIST      batch sizes (default 256,2560,25600,256000; vbatch and hines: above)\n"
         "  --n LIST            unknowns per system (default 64,128,256,512)\n"
-        "  --precision LIST    float and/or double (default float,double)\n"
+        "  --precision LIST    float and/or double, in this order (default float,double)\n"
         "  --ranges LIST       vbatch size ranges LO-HI (default 256-512,64-128,1-512)\n"
         "  --batches LIST      hines batches: size classes (small-low, small-high, medium-low, medium-high,\n"
         "                      big-low, big-high), shared cells by file name without .swc / .CNG.swc\n"
         "                      (e.g. BG001), mixed6, mixed-shared (default: the six classes, BG001,\n"
-        "                      mixed6, mixed-shared; --quick: small-high, big-high, mixed6)\n"
+        "                      mixed6, mixed-shared; --quick: small-high, mixed6)\n"
         "  --morphologies DIR  hines: folder of the SWC files (default: set at configure time,\n"
         "                      TRIDIAG_SHARED_DIR/morphologies)\n"
-        "  --reps N            timed repetitions after one warm-up; median and min kept (default 20)\n"
-        "  --quick             systems 256,2560, n 64,512, reps 3 (explicit options still win)\n"
-        "  --full              run the sequential baseline at every size (default: skipped above\n"
-        "                      2e8 unknowns; its CSV cells are then empty)\n"
+        "  --reps N            timed repetitions after one warm-up, at most (default 20); median and\n"
+        "                      min kept\n"
+        "  --rep-budget S      time-bounded repetitions: a measurement stops repeating once its timed\n"
+        "                      runs add up to S seconds, but never before 3 runs (or N if --reps N < 3):\n"
+        "                      reps = clamp(ceil(S / t), 3, N) for a solve of t seconds (default 0.5;\n"
+        "                      0 = always N). The console line of each row gives its count.\n"
+        "  --quick             systems 256,2560 (vbatch 2560, hines 1024), n 64,512, reps 3,\n"
+        "                      hines batches small-high and mixed6 (explicit options still win)\n"
+        "  --full              also run what is skipped by default: the sequential baseline above 2e8\n"
+        "                      unknowns (hines: 3e7 padded rows), thomas and cyclic solvers on long\n"
+        "                      systems, hines batches above 5e8 padded rows\n"
         "  --exec SPACE        default|serial|openmp|cuda: where the layouts are solved\n"
         "                      (default: Kokkos::DefaultExecutionSpace)\n"
         "  --csv FILE          write the CSV there ('-' = stdout; the summary then goes to stderr)\n"
@@ -162,9 +177,25 @@ std::string usage() {
   return os.str();
 }
 
+Options Options::for_sweep(Sweep s) const {
+  Options o = *this;
+  o.sweep = s;
+  if (!have_systems) {
+    if (s == Sweep::vbatch)
+      o.systems = quick ? std::vector<index_type>{2560} : std::vector<index_type>{2560, 25600, 256000};
+    else if (s == Sweep::hines)
+      o.systems = quick ? std::vector<index_type>{1024} : std::vector<index_type>{25600, 256000};
+    else if (quick)
+      o.systems = {256, 2560};
+  }
+  if (quick && !have_sizes) o.sizes = {64, 512};
+  if (quick && !have_reps) o.reps = 3;
+  return o;
+}
+
 Options parse_options(int argc, char** argv) {
   Options opt;
-  bool have_sweep = false, have_systems = false, have_sizes = false, have_reps = false;
+  bool have_sweep = false;
   for (int k = 0; k < argc; ++k) {
     if (k > 0) opt.command_line += ' ';
     opt.command_line += argv[k];
@@ -183,10 +214,10 @@ Options parse_options(int argc, char** argv) {
       opt.help = true;
     } else if (is("--systems")) {
       opt.systems = parse_list("--systems", value("--systems"), 1, 1LL << 40);
-      have_systems = true;
+      opt.have_systems = true;
     } else if (is("--n")) {
       opt.sizes = parse_list("--n", value("--n"), 1, 1LL << 30);
-      have_sizes = true;
+      opt.have_sizes = true;
     } else if (is("--precision")) {
       opt.precisions = split_commas("--precision", value("--precision"));
       for (const auto& p : opt.precisions)
@@ -208,7 +239,13 @@ Options parse_options(int argc, char** argv) {
       if (opt.morphology_dir.empty()) throw usage_error("--morphologies: empty folder name");
     } else if (is("--reps")) {
       opt.reps = static_cast<int>(parse_integer("--reps", value("--reps"), 1, 1000000));
-      have_reps = true;
+      opt.have_reps = true;
+    } else if (is("--rep-budget")) {
+      const std::string text = value("--rep-budget");
+      char* end = nullptr;
+      opt.rep_budget_s = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(opt.rep_budget_s >= 0) || opt.rep_budget_s > 1e6)
+        throw usage_error("--rep-budget: '" + text + "' is not a number of seconds >= 0");
     } else if (arg == "--quick") {
       opt.quick = true;
     } else if (arg == "--full") {
@@ -238,16 +275,8 @@ Options parse_options(int argc, char** argv) {
     }
   }
   if (opt.help) return opt;
-  if (!have_sweep) throw usage_error("no sweep given (copy, tridiag, vbatch, constant, hines or all)");
-  if (opt.sweep == Sweep::vbatch && !have_systems) opt.systems = {2560, 25600, 256000};
-  if (opt.sweep == Sweep::hines && !have_systems) opt.systems = {25600, 256000};
-  if (opt.quick) {
-    if (!have_systems) opt.systems = opt.sweep == Sweep::vbatch ? std::vector<index_type>{2560}
-                                                                 : std::vector<index_type>{256, 2560};
-    if (!have_sizes) opt.sizes = {64, 512};
-    if (!have_reps) opt.reps = 3;
-  }
-  return opt;
+  // No sweep named: all of them. The grid of each sweep is settled by Options::for_sweep.
+  return opt.sweep == Sweep::all ? opt : opt.for_sweep(opt.sweep);
 }
 
 }  // namespace tridiag::bench

@@ -74,7 +74,7 @@ inline void emit_row(BenchContext& ctx, const std::string& sweep, const std::str
   r.commit = commit();
   std::ostringstream extra;
   extra.precision(4);
-  extra << "min " << m.timing.min_ms() << " ms";
+  extra << "min " << m.timing.min_ms() << " ms, " << m.timing.reps() << " reps";
   if (!m.note.empty()) extra << "; " << m.note;
   ctx.emit(r, extra.str());
 }

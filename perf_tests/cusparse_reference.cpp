@@ -97,7 +97,7 @@ void copy_device(void* dst, const void* src, std::size_t bytes) {
 
 template <class T>
 CusparseTiming run(CusparseAlgorithm algorithm, int m, int batch, const T* dl, const T* d, const T* du, const T* rhs,
-                   T* x, int reps) {
+                   T* x, const Repetitions& reps) {
   CusparseTiming out;
   try {
     if (m <= 0 || batch <= 0) throw std::runtime_error("empty batch");
@@ -169,12 +169,12 @@ const char* cusparse_name(CusparseAlgorithm algorithm) {
 }
 
 CusparseTiming time_cusparse(CusparseAlgorithm algorithm, int m, int batch, const float* dl, const float* d,
-                             const float* du, const float* rhs, float* x, int reps) {
+                             const float* du, const float* rhs, float* x, const Repetitions& reps) {
   return run(algorithm, m, batch, dl, d, du, rhs, x, reps);
 }
 
 CusparseTiming time_cusparse(CusparseAlgorithm algorithm, int m, int batch, const double* dl, const double* d,
-                             const double* du, const double* rhs, double* x, int reps) {
+                             const double* du, const double* rhs, double* x, const Repetitions& reps) {
   return run(algorithm, m, batch, dl, d, du, rhs, x, reps);
 }
 

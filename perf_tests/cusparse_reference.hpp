@@ -40,13 +40,13 @@ struct CusparseTiming {
   std::string error;             ///< non-empty when a CUDA or cuSPARSE call failed (nothing timed)
 };
 
-/// Solves the batch `reps` times (after one warm-up) with `algorithm`. dl, d, du, rhs: device
+/// Solves the batch as `reps` says (after one warm-up; bench_timer.hpp) with `algorithm`. dl, d, du, rhs: device
 /// arrays of m x batch values in the layout the algorithm needs (flat for gtsv2StridedBatch,
 /// interleaved for gtsvInterleavedBatch), dl zero in each system's first row and du in its last.
 /// The solution of the last repetition is left in x (device, m x batch values).
 CusparseTiming time_cusparse(CusparseAlgorithm algorithm, int m, int batch, const float* dl, const float* d,
-                             const float* du, const float* rhs, float* x, int reps);
+                             const float* du, const float* rhs, float* x, const Repetitions& reps);
 CusparseTiming time_cusparse(CusparseAlgorithm algorithm, int m, int batch, const double* dl, const double* d,
-                             const double* du, const double* rhs, double* x, int reps);
+                             const double* du, const double* rhs, double* x, const Repetitions& reps);
 
 }  // namespace tridiag::bench

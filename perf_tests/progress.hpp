@@ -1,8 +1,10 @@
 #pragma once
 // Progress of a sweep on stderr: a bar redrawn in place when stderr is a terminal (or --progress
-// asks for it), plain "[k/N] what" lines otherwise (logs, CTest). Messages that must not be
+// asks for it), plain "[k/N] what (+T s)" lines otherwise (logs, CTest), T = seconds since the
+// sweep started, so that a log tells how long each step took. Messages that must not be
 // overwritten by the bar (WRONG RESULT, errors) go through message().
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -26,10 +28,10 @@ class Progress {
       const int filled = total_ ? static_cast<int>(width * (done_ - 1) / total_) : width;
       std::string bar(static_cast<std::size_t>(filled), '#');
       bar.resize(width, '.');
-      std::fprintf(stderr, "\r\033[K[%s] %zu/%zu %s", bar.c_str(), done_, total_, what.c_str());
+      std::fprintf(stderr, "\r\033[K[%s] %zu/%zu %s (+%.1f s)", bar.c_str(), done_, total_, what.c_str(), seconds());
       drawn_ = true;
     } else {
-      std::fprintf(stderr, "[%zu/%zu] %s\n", done_, total_, what.c_str());
+      std::fprintf(stderr, "[%zu/%zu] %s (+%.1f s)\n", done_, total_, what.c_str(), seconds());
     }
     std::fflush(stderr);
   }
@@ -42,6 +44,20 @@ class Progress {
     drawn_ = false;
   }
 
+  /// Seconds since the progress display was created.
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  /// The end of the sweep: its duration, on a line of its own (not in bar mode).
+  void done(const std::string& what) {
+    finish();
+    if (!bar_) {
+      std::fprintf(stderr, "[%zu/%zu] %s done (+%.1f s)\n", done_, total_, what.c_str(), seconds());
+      std::fflush(stderr);
+    }
+  }
+
   void finish() {
     if (drawn_) {
       std::fprintf(stderr, "\r\033[K");
@@ -51,6 +67,7 @@ class Progress {
   }
 
  private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::size_t total_ = 0, done_ = 0;
   bool bar_ = false, drawn_ = false;
 };

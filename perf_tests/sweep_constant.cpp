@@ -176,7 +176,7 @@ void measure_layout(BenchContext& ctx, CPoint& pt, const Exec& exec) {
     row.memory_bytes = static_cast<std::int64_t>(4 * d.storage().span() + x.storage().span() + work.storage().span()) *
                        std::int64_t(sizeof(Scalar));
     Kokkos::deep_copy(status, -1);
-    row.timing = time_on(exec, ctx.options.reps, [&] { thomas::solve(exec, matrix, rhs, x, status, work); });
+    row.timing = time_on(exec, ctx.options.repetitions(), [&] { thomas::solve(exec, matrix, rhs, x, status, work); });
     check_constant<Exec>(ctx, pt, row, per_system, d, x, status, eps);
     pt.rows.push_back(std::move(row));
   }
@@ -203,11 +203,11 @@ void measure_layout(BenchContext& ctx, CPoint& pt, const Exec& exec) {
         thomas::factorize_constant(exec, coefficients, factors);
         exec.fence();
         row.memory_bytes = base_memory + coefficient_bytes + factors.bytes();
-        row.timing = time_on(exec, ctx.options.reps, [&] { thomas::solve(exec, factors, rhs, x, status); });
+        row.timing = time_on(exec, ctx.options.repetitions(), [&] { thomas::solve(exec, factors, rhs, x, status); });
       } else {
         row.memory_bytes = base_memory + coefficient_bytes + std::int64_t(work.storage().span() * sizeof(Scalar));
-        row.timing =
-            time_on(exec, ctx.options.reps, [&] { thomas::solve_constant(exec, coefficients, rhs, x, status, work); });
+        row.timing = time_on(exec, ctx.options.repetitions(),
+                             [&] { thomas::solve_constant(exec, coefficients, rhs, x, status, work); });
       }
       check_constant<Exec>(ctx, pt, row, coefficients, d, x, status, eps);
       pt.rows.push_back(std::move(row));
@@ -255,6 +255,7 @@ void sweep_on(BenchContext& ctx, const Exec& exec) {
             run_point<double>(ctx, exec, systems, n);
         });
       }
+  progress.done(std::string("constant on ") + Exec::name());
 }
 
 }  // namespace

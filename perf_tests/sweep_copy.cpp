@@ -50,7 +50,7 @@ Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> range(const Exec& exe
 
 /// deep_copy(exec, dst, src) of `elements` doubles; 2 x bytes counted.
 template <class Exec>
-CopyMeasurement measure_deep_copy(const Exec& exec, std::int64_t elements, int reps) {
+CopyMeasurement measure_deep_copy(const Exec& exec, std::int64_t elements, const Repetitions& reps) {
   CopyMeasurement m;
   m.elements = elements;
   auto src = uninitialised<Exec>("tridiag::bench::copy_src", elements);
@@ -74,7 +74,7 @@ CopyMeasurement measure_deep_copy(const Exec& exec, std::int64_t elements, int r
 
 /// STREAM triad a = b + s*c on `elements` doubles per array; 3 x bytes counted.
 template <class Exec>
-CopyMeasurement measure_triad(const Exec& exec, std::int64_t elements, int reps) {
+CopyMeasurement measure_triad(const Exec& exec, std::int64_t elements, const Repetitions& reps) {
   CopyMeasurement m;
   m.elements = elements;
   auto a = uninitialised<Exec>("tridiag::bench::triad_a", elements);
@@ -106,7 +106,7 @@ CopyMeasurement measure_triad(const Exec& exec, std::int64_t elements, int reps)
 std::string min_text(const Timing& t) {
   std::ostringstream os;
   os.precision(4);
-  os << "min " << t.min_ms() << " ms";
+  os << "min " << t.min_ms() << " ms, " << t.reps() << " reps";
   return os.str();
 }
 
@@ -148,11 +148,11 @@ void ensure_copy_reference(BenchContext& ctx) {
   what.precision(4);
   what << "copy: host deep_copy, 2 x " << host_mib << " MiB";
   progress->step(what.str());
-  const CopyMeasurement host_copy = measure_deep_copy(host, host_elements, opt.reps);
+  const CopyMeasurement host_copy = measure_deep_copy(host, host_elements, opt.repetitions());
   what.str("");
   what << "copy: host triad, 3 x " << host_mib << " MiB";
   progress->step(what.str());
-  const CopyMeasurement triad = measure_triad(host, host_elements, opt.reps);
+  const CopyMeasurement triad = measure_triad(host, host_elements, opt.repetitions());
   ctx.copy.host_copy_GBps = traffic::gbps(host_copy.counted_bytes, host_copy.timing.median_ms());
   ctx.copy.host_triad_GBps = traffic::gbps(triad.counted_bytes, triad.timing.median_ms());
 
@@ -163,7 +163,7 @@ void ensure_copy_reference(BenchContext& ctx) {
       what.str("");
       what << "copy: device deep_copy, 2 x " << device_mib << " MiB";
       progress->step(what.str());
-      device_copy = measure_deep_copy(exec, device_elements, opt.reps);
+      device_copy = measure_deep_copy(exec, device_elements, opt.repetitions());
       ctx.copy.device_copy_GBps = traffic::gbps(device_copy.counted_bytes, device_copy.timing.median_ms());
       gpu_device = device_of(exec);
     }

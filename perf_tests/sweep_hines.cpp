@@ -12,8 +12,14 @@
 //    algo::BlockShared<32> ("hines_block_shared32"); on flat and interleaved also
 //    algo::BranchParallel ("hines_branch_parallel") and algo::Automatic ("hines_auto");
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
-//    ("hines-sequential", skipped above 2e8 padded rows unless --full) and Kokkos::OpenMP on all
+//    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
+// Batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped unless --full.
+// What a point costs on an H100 (5081500): the GPU kernels take 0.3-150 ms, 600 ms for the
+// mixed-shared batch at 256,000 neurons; the sequential baseline took 0.4-3.3 s a call at 256,000
+// neurons and the host copy of the batch 1-3 s; hence the limits above, the time-bounded
+// repetitions (bench_timer.hpp) and one host copy per point, shared by both baselines. Each point
+// says on stderr how long it took and how much of it went into building batches.
 // Data: each cell's backward-Euler step (backward_euler.hpp, passive membrane, dt 0.025 ms) is a
 // template uploaded once per batch; a functor then draws every neuron's matrix on the device from
 // it (random voltages, an extra membrane conductance, each row scaled by a random factor so that
@@ -26,6 +32,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -161,7 +168,7 @@ std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
   std::vector<std::string> names = o.batches;
   if (names.empty()) {
     if (o.quick) {
-      names = {"small-high", "big-high", "mixed6"};
+      names = {"small-high", "mixed6"};  // mixed6 holds every class, big-high included
     } else {
       for (const auto& c : hines::seed_size_classes) names.push_back(c.name);
       names.insert(names.end(), {"BG001", "mixed6", "mixed-shared"});
@@ -407,7 +414,22 @@ struct Point {
   std::string precision;
   Population pop;
   std::vector<Measurement> results;
+  double data_s = 0;       ///< seconds spent building batches (device and host), for the log
+  double host_data_s = 0;  ///< of which the host batch of the baselines
 };
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template <class Exec>
+constexpr bool is_serial = std::is_same_v<Exec, Kokkos::Serial>;
+#else
+template <class Exec>
+constexpr bool is_serial = false;
+#endif
+
+/// Seconds since t0.
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 /// Same-morphology rates (real rows per ms) by (precision, systems, algorithm/layout, class),
 /// for the mixed6 comparison note.
@@ -497,7 +519,7 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   row.on_device = is_device_space<Exec>();
   row.useful_bytes = traffic::hines_useful_bytes(pt.pop.real_rows, sizeof(Scalar));
   row.memory_bytes = bt.memory_bytes;
-  row.timing = time_on(exec, ctx.options.reps,
+  row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, Algorithm{}); });
   check_batch<Exec>(ctx, pt, row, bt);
   pt.results.push_back(std::move(m));
@@ -533,7 +555,9 @@ void measure_host_baselines(BenchContext& ctx, Point& pt, const Batch<Scalar, la
 template <class Scalar, class Layout, class Exec>
 void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_sequential) {
   using Memory = typename Exec::memory_space;
+  auto t0 = std::chrono::steady_clock::now();
   const Batch<Scalar, Layout, Memory> bt(exec, pt.pop, ctx.options.seed);
+  pt.data_s += seconds_since(t0);
   constexpr bool flat = std::is_same_v<Layout, layouts::Flat>;
   Role role = Role::none;
 #if defined(KOKKOS_ENABLE_SERIAL)
@@ -561,8 +585,11 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
       measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
     } else {
       guarded_measurement(ctx, "host baselines " + pt.pop.label(pt.precision), [&] {
+        t0 = std::chrono::steady_clock::now();
         const Batch<Scalar, layouts::Flat, Kokkos::HostSpace> h(Kokkos::DefaultHostExecutionSpace(), pt.pop,
                                                                ctx.options.seed);
+        pt.host_data_s += seconds_since(t0);
+        pt.data_s += seconds_since(t0);
         measure_host_baselines<Exec>(ctx, pt, h, run_sequential);
       });
     }
@@ -624,8 +651,8 @@ void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
     r.commit = commit();
     std::ostringstream extra;
     extra.precision(4);
-    extra << "min " << row.timing.min_ms() << " ms; " << (t > 0 ? double(pt.pop.real_rows) / t * 1e-6 : 0.0)
-          << " G rows/s";
+    extra << "min " << row.timing.min_ms() << " ms, " << row.timing.reps() << " reps; "
+          << (t > 0 ? double(pt.pop.real_rows) / t * 1e-6 : 0.0) << " G rows/s";
     if (!note.empty()) extra << "; " << note;
     ctx.emit(r, extra.str());
   }
@@ -633,18 +660,34 @@ void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
 
 template <class Scalar, class Exec>
 void run_point(BenchContext& ctx, const Exec& exec, const BatchSpec& spec, index_type systems, RateTable& rates) {
+  const auto t0 = std::chrono::steady_clock::now();
   Point pt{precision_name<Scalar>(), Population(spec, systems), {}};
-  const bool run_sequential =
-      ctx.options.full || double(systems) * double(pt.pop.rows) <= sequential_unknowns_limit;
-  if (!run_sequential)
-    ctx.message("tridiag-bench: " + pt.pop.label(pt.precision) +
-                ": sequential baseline skipped (more than 2e8 rows; --full runs it)");
+  const double padded_rows = double(systems) * double(pt.pop.rows);
+  std::ostringstream rows;
+  rows.precision(3);
+  rows << padded_rows;
+  if (!ctx.options.full && padded_rows > hines_batch_rows_limit) {
+    ctx.message("tridiag-bench: " + pt.pop.label(pt.precision) + ": skipped (" + rows.str() +
+                " padded rows > 5e8; --full runs it)");
+    return;
+  }
+  // The sequential baseline: not for the large batches (bench_options.hpp). Serial's own flat row is
+  // its baseline and always runs.
+  const bool run_sequential = ctx.options.full || padded_rows <= hines_sequential_rows_limit;
+  if (!run_sequential && !is_serial<Exec>)
+    ctx.message("tridiag-bench: " + pt.pop.label(pt.precision) + ": sequential baseline skipped (" + rows.str() +
+                " padded rows > 3e7; --full runs it)");
   measure_layout<Scalar, layouts::Flat>(ctx, pt, exec, run_sequential);
   measure_layout<Scalar, layouts::Interleaved>(ctx, pt, exec, run_sequential);
   measure_layout<Scalar, layouts::BlockInterleaved<8>>(ctx, pt, exec, run_sequential);
   measure_layout<Scalar, layouts::BlockInterleaved<32>>(ctx, pt, exec, run_sequential);
   measure_layout<Scalar, layouts::UnifiedVector>(ctx, pt, exec, run_sequential);
   emit_point(ctx, pt, rates);
+  std::ostringstream os;
+  os.precision(3);
+  os << "tridiag-bench: " << pt.pop.label(pt.precision) << ": " << seconds_since(t0) << " s, of which "
+     << pt.data_s << " s building the batches (" << pt.host_data_s << " s the host copy of the baselines)";
+  ctx.message(os.str());
 }
 
 template <class Exec>
@@ -664,6 +707,7 @@ void sweep_on(BenchContext& ctx, const Exec& exec, const std::vector<BatchSpec>&
             run_point<double>(ctx, exec, spec, systems, rates);
         });
       }
+  progress.done(std::string("hines on ") + Exec::name());
 }
 
 }  // namespace
@@ -678,8 +722,10 @@ std::vector<std::string> hines_csv_notes() {
       "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
       "useful_GBps / (5 x sizeof(scalar)) = real rows (compartments) per second, comparable between same-morphology "
       "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_auto = algo::Automatic; "
-      "hines-sequential = Kokkos::Serial, flat, PerNeuron; hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all "
-      "threads (a host space's own flat hines row is its baseline); max_rel_error = relative forward error vs a "
+      "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
+      "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
+      "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "
+      "max_rel_error = relative forward error vs a "
       "long-double sequential Hines on 16 sampled neurons; memory_bytes = a, b, d, rhs, x, workspace, status, "
       "parent, sizes, morphology ids (team scratch of the block-shared kernel not counted); these definitions "
       "replace the tridiag ones of the speedup_vs_*, memory_bytes and max_rel_error lines below for hines rows",

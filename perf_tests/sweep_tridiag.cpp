@@ -62,6 +62,7 @@ struct Measurement {
 struct Point {
   std::string precision;
   index_type systems = 0, n = 0;
+  bool long_systems = false;  ///< n > long_system_rows without --full: thomas and cyclic rows skipped
   std::vector<Measurement> results;
 
   std::string label() const {
@@ -121,7 +122,7 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   m.device = device_of(exec);
   m.role = role;
   m.on_device = is_device_space<Exec>();
-  m.timing = time_on(exec, ctx.options.reps,
+  m.timing = time_on(exec, ctx.options.repetitions(),
                      [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
   m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
   m.memory_bytes = p.memory_bytes();
@@ -130,19 +131,28 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
 }
 
 /// Times tridiag::solve with one of the cooperative algorithms (partitioned, cyclic family, or
-/// automatic) on problem p and checks the result. Skips, with a message, what does not apply:
-/// cyclic solvers for systems too long for team scratch, the partitioned solver on host spaces
-/// (there it allocates its chunk workspace inside the call, which would be timed).
+/// automatic) on problem p and checks the result. Skips what does not apply: cyclic solvers on
+/// long systems without --full (said once per point by run_point) and for systems too long for
+/// team scratch (said here), the partitioned solver on host spaces (there it allocates its chunk
+/// workspace inside the call, which would be timed).
 template <class Exec, class Scalar, class Layout, class Memory>
 void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Problem<Scalar, Layout, Memory>& p,
                     Algorithm algorithm) {
   const bool host = !is_device_space<Exec>();
   const bool cyclic = algorithm == Algorithm::cr || algorithm == Algorithm::pcr || algorithm == Algorithm::cr_pcr;
   if (cyclic) {
+    if (pt.long_systems) return;
     const auto kind = algorithm == Algorithm::cr ? cyclic::Algorithm::cr
                       : algorithm == Algorithm::pcr ? cyclic::Algorithm::pcr
                                                     : cyclic::Algorithm::cr_pcr;
-    if (cyclic::scratch_bytes<Scalar>(p.rows, kind) > cyclic::scratch_capacity<Exec>()) return;
+    const auto bytes = cyclic::scratch_bytes<Scalar>(p.rows, kind);
+    const auto capacity = cyclic::scratch_capacity<Exec>();
+    if (bytes > capacity) {
+      ctx.message("tridiag-bench: " + std::string(name(algorithm)) + "/" + layout_label<Layout>() + " " + pt.label() +
+                  ": skipped, needs " + std::to_string(bytes) + " bytes of team scratch, " + Exec::name() +
+                  " offers " + std::to_string(capacity));
+      return;
+    }
   }
   const Algorithm resolved =
       algorithm == Algorithm::automatic ? automatic_algorithm<Exec, Layout>(exec, p.systems, p.rows) : algorithm;
@@ -158,10 +168,11 @@ void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   SolveOptions options;
   options.algorithm = resolved;
   if (resolved == Algorithm::thomas) {
-    m.timing = time_on(exec, ctx.options.reps,
+    m.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
   } else {
-    m.timing = time_on(exec, ctx.options.reps, [&] { tridiag::solve(exec, matrix, rhs, p.x, p.status, options); });
+    m.timing = time_on(exec, ctx.options.repetitions(),
+                       [&] { tridiag::solve(exec, matrix, rhs, p.x, p.status, options); });
   }
   m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
   m.memory_bytes = p.memory_bytes();
@@ -206,7 +217,7 @@ void measure_cusparse(BenchContext& ctx, Point& pt, const Problem<Scalar, Layout
   const CusparseTiming t = time_cusparse(
       algorithm, static_cast<int>(p.rows), static_cast<int>(p.systems), p.data.matrix.lower.storage().data(),
       p.data.matrix.diag.storage().data(), p.data.matrix.upper.storage().data(), p.data.rhs.storage().data(),
-      p.x.storage().data(), ctx.options.reps);
+      p.x.storage().data(), ctx.options.repetitions());
   if (!t.error.empty()) {
     ctx.failed(what, t.error);
     return;
@@ -243,8 +254,10 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 #if defined(KOKKOS_ENABLE_OPENMP)
   if constexpr (flat && std::is_same_v<Exec, Kokkos::OpenMP>) role = Role::openmp;
 #endif
-  guarded(ctx, "thomas/" + layout_label<Layout>() + " " + pt.label(),
-          [&] { measure_thomas(ctx, pt, exec, p, "thomas", role); });
+  // One thread per system: not on long systems (run_point says so), unless it is the baseline.
+  if (!pt.long_systems || role != Role::none)
+    guarded(ctx, "thomas/" + layout_label<Layout>() + " " + pt.label(),
+            [&] { measure_thomas(ctx, pt, exec, p, "thomas", role); });
   // The cooperative solvers where they make sense: every one on the flat layout (their home),
   // the partitioned one and the automatic choice on the interleaved family too.
   constexpr bool interleaved = std::is_same_v<Layout, layouts::Interleaved>;
@@ -324,7 +337,7 @@ void emit_point(BenchContext& ctx, const Point& pt) {
     r.commit = commit_id;
     std::ostringstream extra;
     extra.precision(4);
-    extra << "min " << m.timing.min_ms() << " ms";
+    extra << "min " << m.timing.min_ms() << " ms, " << m.timing.reps() << " reps";
     ctx.emit(r, extra.str());
   }
 }
@@ -335,9 +348,17 @@ void run_point(BenchContext& ctx, const Exec& exec, index_type systems, index_ty
   pt.precision = precision_name<Scalar>();
   pt.systems = systems;
   pt.n = n;
+  pt.long_systems = !ctx.options.full && n > long_system_rows;
   const bool run_sequential = ctx.options.full || double(systems) * double(n) <= sequential_unknowns_limit;
   if (!run_sequential)
     ctx.message("tridiag-bench: " + pt.label() + ": sequential baseline skipped (more than 2e8 unknowns; --full runs it)");
+  if (pt.long_systems) {
+    const bool host = !is_device_space<Exec>();
+    ctx.message("tridiag-bench: " + pt.label() + ": long systems (n > " + std::to_string(long_system_rows) +
+                "): skipped thomas (one thread per system) on every layout" +
+                (host ? std::string(" but flat (the ") + Exec::name() + " baseline)" : std::string()) +
+                ", and cr, pcr, cr_pcr; --full runs them");
+  }
   measure_layout<Scalar, layouts::Interleaved>(ctx, pt, exec, run_sequential);
   measure_layout<Scalar, layouts::BlockInterleaved<32>>(ctx, pt, exec, run_sequential);
   measure_layout<Scalar, layouts::BlockInterleaved<8>>(ctx, pt, exec, run_sequential);
@@ -360,6 +381,7 @@ void sweep_on(BenchContext& ctx, const Exec& exec) {
           else run_point<double>(ctx, exec, systems, n);
         });
       }
+  progress.done(std::string("tridiag on ") + Exec::name());
 }
 
 }  // namespace

@@ -206,7 +206,7 @@ void measure_padded(BenchContext& ctx, VPoint& pt, const Exec& exec) {
     Row row = new_row(exec, "thomas-cp", "interleaved", pt, sizeof(Scalar));
     row.memory_bytes = memory;
     Kokkos::deep_copy(status, -1);
-    row.timing = time_on(exec, ctx.options.reps, [&] { thomas::solve(exec, matrix, rhs, x, status, work); });
+    row.timing = time_on(exec, ctx.options.repetitions(), [&] { thomas::solve(exec, matrix, rhs, x, status, work); });
     check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
     pt.rows.push_back(std::move(row));
   }
@@ -215,8 +215,8 @@ void measure_padded(BenchContext& ctx, VPoint& pt, const Exec& exec) {
     row.memory_bytes = memory;
     Kokkos::deep_copy(x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
     Kokkos::deep_copy(status, -1);
-    row.timing =
-        time_on(exec, ctx.options.reps, [&] { thomas::solve_padded(exec, matrix, rhs, x, sizes, status, work); });
+    row.timing = time_on(exec, ctx.options.repetitions(),
+                         [&] { thomas::solve_padded(exec, matrix, rhs, x, sizes, status, work); });
     check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
     pt.rows.push_back(std::move(row));
   }
@@ -243,7 +243,8 @@ void measure_ragged(BenchContext& ctx, VPoint& pt, const Exec& exec) {
   Row row = new_row(exec, "thomas-ncp", "ragged", pt, sizeof(Scalar));
   row.memory_bytes = 6 * bytes_of(a.storage()) + bytes_of(status) + bytes_of(offsets);
   Kokkos::deep_copy(status, -1);
-  row.timing = time_on(exec, ctx.options.reps, [&] { thomas::solve_ragged(exec, ca, cb, cc, cd, x, status, work); });
+  row.timing =
+      time_on(exec, ctx.options.repetitions(), [&] { thomas::solve_ragged(exec, ca, cb, cc, cd, x, status, work); });
   check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
   pt.rows.push_back(std::move(row));
 }
@@ -271,8 +272,8 @@ void measure_size_aware(BenchContext& ctx, VPoint& pt, const Exec& exec) {
   row.memory_bytes =
       6 * bytes_of(a.storage()) + bytes_of(status) + 3 * bytes_of(plan.order()) + bytes_of(plan.group_offsets());
   Kokkos::deep_copy(status, -1);
-  row.timing =
-      time_on(exec, ctx.options.reps, [&] { thomas::solve_size_aware(exec, ca, cb, cc, cd, x, status, work); });
+  row.timing = time_on(exec, ctx.options.repetitions(),
+                       [&] { thomas::solve_size_aware(exec, ca, cb, cc, cd, x, status, work); });
   check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
   std::ostringstream note;
   note.precision(3);
@@ -328,6 +329,7 @@ void sweep_on(BenchContext& ctx, const Exec& exec) {
             run_point<double>(ctx, exec, range.first, range.second, systems);
         });
       }
+  progress.done(std::string("vbatch on ") + Exec::name());
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <exception>
+#include <sstream>
+#include <string>
 
 #include <Kokkos_Core.hpp>
 
@@ -29,18 +31,34 @@ void write_csv_header(BenchContext& ctx) {
   ctx.csv.comment("date: " + utc_date());
   ctx.csv.comment("command: " + ctx.options.command_line);
   for (const auto& line : traffic::model_lines()) ctx.csv.comment(line);
-  if (ctx.options.sweep == Sweep::hines)
+  const bool all = ctx.options.sweep == Sweep::all;
+  if (ctx.options.sweep == Sweep::hines || all)
     for (const auto& line : hines_csv_notes()) ctx.csv.comment(line);
+  const Options& timed = all ? ctx.options.for_sweep(Sweep::tridiag) : ctx.options;
+  std::ostringstream budget;
+  budget << timed.rep_budget_s;
   ctx.csv.comment(
-      "time_ms: median of " + std::to_string(ctx.options.reps) +
-      " fenced repetitions after one warm-up (the minimum is on stdout); useful_GBps = useful bytes / time_ms; "
-      "pct_of_copy_bw = useful_GBps / copy reference of this run (device deep_copy for a GPU row, host triad for "
-      "a host row)");
+      "time_ms: median of the fenced, timed repetitions after one untimed warm-up (their minimum and count are on "
+      "stdout): at most " + std::to_string(timed.reps) + " (--reps), time-bounded: a measurement stops repeating once "
+      "its timed runs add up to " +
+      (timed.rep_budget_s > 0 ? budget.str() + " s (--rep-budget)"
+                              : std::string("the budget (none here: --rep-budget 0)")) +
+      ", never before 3 runs, i.e. reps = clamp(ceil(budget / t), 3, --reps) for a solve of t; useful_GBps = useful "
+      "bytes / time_ms; pct_of_copy_bw = useful_GBps / copy reference of this run (device deep_copy for a GPU row, "
+      "host triad for a host row)");
   ctx.csv.comment(
       "speedup_vs_X = median time of X / median time of the row; sequential = thomas on Kokkos::Serial, flat "
       "layout (empty where skipped: above 2e8 unknowns without --full); openmp = thomas on Kokkos::OpenMP, flat "
       "layout, all threads; cusparse_interleaved = fastest of gtsvInterleavedBatch algorithms 0, 1, 2; "
       "cusparse_strided = gtsv2StridedBatch");
+  ctx.csv.comment(
+      "rows skipped by rule (each named on stderr): tridiag sweep, long systems (n > " +
+      std::to_string(long_system_rows) +
+      "): thomas (one thread per system, every layout, except the flat row that is a host space's own baseline) "
+      "and cr/pcr/cr_pcr, unless --full" +
+      (ctx.options.full ? std::string(" (given here)") : std::string()) +
+      "; cr/pcr/cr_pcr where their team scratch exceeds what the execution space offers; partitioned on a host "
+      "space (it allocates inside the call); cuSPARSE above INT_MAX values");
   ctx.csv.comment(
       "memory_bytes: device memory the measurement allocates (thomas: a, b, c, d, x, workspace, status with layout "
       "padding; cusparse: dl, d, du, x and its buffer); max_rel_error: largest relative forward error against "
@@ -48,29 +66,35 @@ void write_csv_header(BenchContext& ctx) {
   ctx.csv.write_header();
 }
 
+void run_sweep(BenchContext& ctx, Sweep sweep) {
+  switch (sweep) {
+    case Sweep::copy: run_copy_sweep(ctx); break;
+    case Sweep::tridiag: run_tridiag_sweep(ctx); break;
+    case Sweep::vbatch: run_vbatch_sweep(ctx); break;
+    case Sweep::constant: run_constant_sweep(ctx); break;
+    case Sweep::hines: run_hines_sweep(ctx); break;
+    case Sweep::all: break;
+  }
+}
+
 int run(const Options& opt) {
   BenchContext ctx(opt);
   write_csv_header(ctx);
-  switch (opt.sweep) {
-    case Sweep::copy:
-      run_copy_sweep(ctx);
-      break;
-    case Sweep::tridiag:
-      run_tridiag_sweep(ctx);
-      break;
-    case Sweep::vbatch:
-      run_vbatch_sweep(ctx);
-      break;
-    case Sweep::constant:
-      run_constant_sweep(ctx);
-      break;
-    case Sweep::hines:
-      run_hines_sweep(ctx);
-      break;
-    case Sweep::all:
-      run_copy_sweep(ctx);
-      run_tridiag_sweep(ctx);
-      break;
+  if (opt.sweep != Sweep::all) {
+    run_sweep(ctx, opt.sweep);
+  } else {
+    // Every sweep with its own default grid; one that cannot run (e.g. no SWC folder) is reported
+    // and the others still run.
+    for (const Sweep sweep : all_sweeps) {
+      ctx.options = opt.for_sweep(sweep);
+      ctx.message(std::string("tridiag-bench: sweep ") + sweep_name(sweep));
+      try {
+        run_sweep(ctx, sweep);
+      } catch (const std::exception& e) {
+        ctx.failed(std::string("sweep ") + sweep_name(sweep), e.what());
+      }
+    }
+    ctx.options = opt;
   }
   if (ctx.wrong_results)
     std::fprintf(stderr, "tridiag-bench: %d WRONG RESULT(S): see the lines above\n", ctx.wrong_results);
