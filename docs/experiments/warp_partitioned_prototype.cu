@@ -203,7 +203,7 @@ __global__ void __launch_bounds__(256) wp_kernel(const T* __restrict__ a, const 
     } else {
       xa[threadIdx.x] = A; xc[threadIdx.x] = C; xd[threadIdx.x] = D;
       __syncthreads();
-      const int lo = threadIdx.x - s >= 0 ? threadIdx.x - s : threadIdx.x;
+      const int lo = (int)threadIdx.x - s >= 0 ? (int)threadIdx.x - s : (int)threadIdx.x;  // (the measured run lacked the int casts: an out-of-range read, masked below)
       const int hi = threadIdx.x + s < 256 ? threadIdx.x + s : threadIdx.x;
       Am = xa[lo]; Cm = xc[lo]; Dm = xd[lo];
       Ap = xa[hi]; Cp = xc[hi]; Dp = xd[hi];
