@@ -1,6 +1,8 @@
 #pragma once
 // The device-side description of a batch of Hines systems (one per neuron):
 //   Morphologies  the tree shapes: parent(m, i) of row i of morphology m, and its size n_m;
+//                 derived from them once, links(m, i) (parent and leaf / first-child flags, what
+//                 the per-neuron sweeps read: serial_hines.hpp) and the BranchParallel schedule;
 //   HinesBatch    per neuron a morphology id (or one morphology for all), and the matrix
 //                 coefficients a, b, d as BatchVectors of any layout (v(s, i): row i of neuron s).
 // Row i of neuron s of morphology m reads (HinesSystem's convention, backward_euler.hpp)
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <tridiag/algorithms/hines/branch_schedule.hpp>
+#include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/types.hpp>
@@ -46,6 +49,28 @@ inline void check_topology(const char* where, const int* parent, const int* size
     }
   }
 }
+
+/// TreeLinks (serial_hines.hpp) of every row of every morphology, row-major (count x rows), from
+/// a valid numbering (check_topology) on the host: one pass from the last row to the first, so
+/// that row i's children (all > i) are known when i is reached, and the first child of a parent
+/// met is its highest-numbered one. Pad rows get encode(-1, 0).
+inline std::vector<int> tree_links(const int* parent, const int* sizes, index_type count, index_type rows) {
+  std::vector<int> links(static_cast<std::size_t>(count * rows), TreeLinks::encode(-1, 0));
+  std::vector<char> has_child(static_cast<std::size_t>(rows));
+  for (index_type m = 0; m < count; ++m) {
+    std::fill(has_child.begin(), has_child.end(), 0);
+    for (index_type i = sizes[m] - 1; i >= 0; --i) {
+      const int p = parent[m * rows + i];
+      int flags = has_child[i] ? TreeLinks::has_children : 0;
+      if (p >= 0) {
+        if (!has_child[p]) flags |= TreeLinks::first_child;
+        has_child[p] = 1;
+      }
+      links[m * rows + i] = TreeLinks::encode(p, flags);
+    }
+  }
+  return links;
+}
 }  // namespace impl
 
 /// The tree shapes of a batch in MemorySpace. parent(m, i): parent row of row i of morphology m
@@ -70,11 +95,20 @@ class Morphologies {
     auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
     impl::check_topology(where, hp.data(), hs.data(), count(), rows());
     host_sizes_.assign(hs.data(), hs.data() + hs.extent(0));
+    const std::vector<int> links = impl::tree_links(hp.data(), hs.data(), count(), rows());
+    links_ = parent_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::links"), count(), rows());
+    auto hl = Kokkos::create_mirror_view(links_);
+    for (index_type k = 0; k < count() * rows(); ++k) hl.data()[k] = links[k];
+    Kokkos::deep_copy(links_, hl);
     schedule_ = impl::make_branch_schedule<MemorySpace>(hp.data(), hs.data(), count(), rows());
   }
 
   const parent_view& parent() const { return parent_; }
   const size_view& sizes() const { return sizes_; }
+  /// links(m, i): row i's parent and whether it has children / is its parent's highest-numbered
+  /// child, packed (TreeLinks, serial_hines.hpp); what the per-neuron sweeps read instead of
+  /// parent(). Derived here once per morphology and shared by all its neurons.
+  const parent_view& links() const { return links_; }
   /// sizes() on the host (kept from the check, for host helpers).
   const std::vector<int>& host_sizes() const { return host_sizes_; }
   index_type count() const { return static_cast<index_type>(parent_.extent(0)); }
@@ -85,6 +119,7 @@ class Morphologies {
  private:
   parent_view parent_;
   size_view sizes_;
+  parent_view links_;
   std::vector<int> host_sizes_;
   BranchSchedule<MemorySpace> schedule_;
 };
@@ -118,7 +153,8 @@ Morphologies<MemorySpace> make_morphologies(const std::vector<std::vector<int>>&
   return Result(parent, sizes);
 }
 
-/// Row accessor of one morphology's parent array: parents(i) = parent(m, i).
+/// Row accessor of one morphology's row of a per-morphology table (parent(), links()):
+/// rows(i) = table(m, i).
 template <class ParentView>
 struct MorphologyRows {
   ParentView parent;

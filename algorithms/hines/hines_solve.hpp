@@ -57,24 +57,48 @@ struct BranchParallel {
   static constexpr const char* name() { return "hines_branch_parallel"; }
   int team_size = 0;  ///< threads per neuron; 0: 1 on host spaces, up to 64 on a GPU
 };
-/// BranchParallel on a GPU when the neurons alone cannot fill it and the cells are large
-/// (automatic_algorithm), PerNeuron otherwise.
+/// BranchParallel on a GPU for the flat layout when the neurons alone cannot fill it and the
+/// cells are large (automatic_algorithm), PerNeuron otherwise.
 struct Automatic {
   static constexpr const char* name() { return "hines_auto"; }
 };
 }  // namespace algo
 
-/// The kernel algo::Automatic runs for `systems` neurons padded to `rows` rows on ExecSpace:
-/// BranchParallel on a GPU when there are fewer neurons than threads the device runs at once and
-/// the cells have at least 256 rows; PerNeuron otherwise. The crossover is a first guess, not yet
-/// measured (docs/performance.md).
+/// The kernel algo::Automatic runs for `systems` neurons padded to `rows` rows in Layout on
+/// ExecSpace: BranchParallel on a GPU when the layout is Flat, there are fewer neurons than
+/// threads the device runs at once and the cells have at least 256 rows; PerNeuron otherwise
+/// (always on host spaces).
+///
+/// Why flat only (H100, double, commit 5081500, docs/performance.md "Measurements of commit
+/// 5081500", docs/results/h100_hines_5081500_partial.csv; the H100 runs 270,336 threads at once,
+/// so 25,600 and 256,000 neurons both counted as "too few"): on the flat layout a thread per
+/// neuron reads with a stride of a whole cell, and BranchParallel (a team per neuron, reading
+/// neighbouring rows) is 1.2-4x faster at 256,000 neurons (BG001 27.7 vs 96.3 ms, big-high 37.5
+/// vs 149) and at 25,600 within 20% for single cells (medium-high 1.98 vs 2.35 ms, big-low 4.22
+/// vs 3.82), 1.5-3x faster for mixed batches. On Interleaved, where the per-neuron threads of a
+/// warp read neighbouring addresses, BranchParallel is 1.35-1.6x slower at 25,600 neurons (BG001
+/// 3.31 vs 2.46 ms, big-high 5.33 vs 3.86, medium-high 3.10 vs 1.92) and 3.8-5x slower at 256,000
+/// (BG001 32.6 vs 8.3 ms, big-high 49.3 vs 12.9, medium-high 32.3 vs 6.4); BlockInterleaved<32>
+/// and UnifiedVector were measured per-neuron only (within 1.3x of Interleaved), so they keep
+/// per-neuron too. What this rule gives away: padded mixed batches on interleaved layouts at
+/// 25,600 neurons, where a warp's per-neuron threads walk different trees and BranchParallel was
+/// faster (mixed6 7.2 vs 9.1 ms, all 11 shared cells 33.3 vs 62.2; at 256,000 neurons per-neuron
+/// wins again, 35.7 vs 68.8 and 215 vs 308); grouped by morphology (Grouping::by_morphology) the
+/// two are within 10% (4.42 vs 4.35, 14.8 vs 16.2 ms).
 enum class Kernel { per_neuron, branch_parallel };
-template <class ExecSpace>
+namespace impl {
+/// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
+template <class Layout>
+constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows) {
+  const bool flat = std::is_same_v<Layout, layouts::Flat>;
+  return gpu && flat && systems < concurrency && rows >= 256 ? Kernel::branch_parallel : Kernel::per_neuron;
+}
+}  // namespace impl
+template <class ExecSpace, class Layout>
 Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows) {
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  if (host) return Kernel::per_neuron;
-  return systems < static_cast<index_type>(compat::concurrency(exec)) && rows >= 256 ? Kernel::branch_parallel
-                                                                                       : Kernel::per_neuron;
+  return impl::automatic_kernel<Layout>(!host, host ? 0 : static_cast<index_type>(compat::concurrency(exec)), systems,
+                                        rows);
 }
 
 /// Scratch of hines::solve: the eliminated diagonal, one matrix scalar per row.
@@ -101,6 +125,7 @@ template <class Parent, class Sizes, class Ids, class A, class B, class D, class
 struct Operands {
   index_type rows;
   Parent parent;
+  Parent links;  ///< Morphologies::links(): parent and flags per row (TreeLinks, serial_hines.hpp)
   Sizes sizes;
   Ids ids;
   A a;
@@ -110,7 +135,7 @@ struct Operands {
   X x;
   W w;
   Status status;
-  KOKKOS_FORCEINLINE_FUNCTION MorphologyRows<Parent> parent_rows(int m) const { return {parent, m}; }
+  KOKKOS_FORCEINLINE_FUNCTION MorphologyRows<Parent> link_rows(int m) const { return {links, m}; }
 };
 
 /// Kernel of algo::PerNeuron (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
@@ -119,7 +144,7 @@ struct PerNeuronKernel {
   Operands op;
   KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
     const int m = morphology_of(op.ids, s);
-    const int code = SerialHines::invoke(op.sizes(m), op.rows, op.parent_rows(m), rows_of(op.a, s), rows_of(op.b, s),
+    const int code = SerialHines::invoke(op.sizes(m), op.rows, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
                                          rows_of(op.d, s), rows_of(op.rhs, s), rows_of(op.x, s), rows_of(op.w, s));
     if (op.status.data() != nullptr) op.status(s) = code;
   }
@@ -152,7 +177,7 @@ struct BlockSharedKernel {
       const auto& op = k.op;
       const int m = morphology_of(op.ids, s);
       const ScratchRows<Scratch, BlockSize> staged{scratch, t};
-      const int code = SerialHines::invoke(op.sizes(m), op.rows, op.parent_rows(m), rows_of(op.a, s), rows_of(op.b, s),
+      const int code = SerialHines::invoke(op.sizes(m), op.rows, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
                                            rows_of(op.d, s), rows_of(op.rhs, s), staged, rows_of(op.w, s));
       for (index_type i = 0; i < op.rows; ++i) op.x(s, i) = staged(i);
       if (op.status.data() != nullptr) op.status(s) = code;
@@ -214,13 +239,14 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
                                   StatusView<MemorySpace>>;
   // After workspace_for: the kernels get the workspace the solve allocated or was given.
   auto operands = [&]() -> Operands {
-    return {rows, batch.morphologies().parent(), batch.morphologies().sizes(), batch.morphology_of(), batch.a(),
-            batch.b(), d, rhs, x, workspace, status};
+    const auto& shapes = batch.morphologies();
+    return {rows,      shapes.parent(), shapes.links(), shapes.sizes(), batch.morphology_of(), batch.a(),
+            batch.b(), d,               rhs,            x,              workspace,             status};
   };
   (void)algorithm;  // a tag: its type chooses the kernel (BranchParallel also carries a team size)
 
   if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
-    if (automatic_algorithm(exec, systems, rows) == Kernel::branch_parallel) {
+    if (automatic_algorithm<ExecSpace, Layout>(exec, systems, rows) == Kernel::branch_parallel) {
       solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{});
     } else {
       solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{});

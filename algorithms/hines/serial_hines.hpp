@@ -27,62 +27,126 @@ using tridiag::impl::poison_solution;  // core/breakdown.hpp
 
 }  // namespace impl
 
+/// Row i's place in its tree, packed into one int per row of a morphology so that the sweeps
+/// read it with one load: its parent and two facts the backward sweep needs, derived once per
+/// morphology on the host when Morphologies is built (Morphologies::links(), hines_batch.hpp;
+/// every neuron of the morphology shares them, so they stay in cache):
+///   has_children  some row has parent i (else i is a leaf: its entries start as d(i), rhs(i));
+///   first_child   i is the highest-numbered child of its parent, the first one the backward
+///                 sweep (last row to first) reaches: it starts the parent's entries from
+///                 d(parent), rhs(parent), the others subtract from the partial ones.
+/// link = (parent + 1) * 4 + flags >= 0; a pad row's is 0 (encode(-1, 0)).
+struct TreeLinks {
+  static constexpr int has_children = 1;
+  static constexpr int first_child = 2;
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int encode(int parent, int flags) { return (parent + 1) * 4 + flags; }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int parent(int link) { return link / 4 - 1; }
+};
+
 /// One thread solves one Hines system. Row i (0 <= i < n) reads
 ///   d(i) x(i) + a(i) x(parent(i)) + sum over children c of i: b(c) x(c) = rhs(i),
 /// i.e. a(i) = A(i, parent(i)) (lower) and b(i) = A(parent(i), i) (upper), the convention of
 /// HinesSystem (backward_euler.hpp); a(i), b(i) are not read where parent(i) = -1. parent(i) < i;
 /// every row with parent -1 is the root of its own tree (row 0 always is; several roots make a
 /// forest, solved tree by tree in the same sweeps). Rows n <= i < rows are padding: diagonal
-/// rows d(i) x(i) = rhs(i), whose parent, a and b are not read.
+/// rows d(i) x(i) = rhs(i), whose parent, a and b are not read. links(i) is row i's TreeLinks
+/// (parent and flags; Morphologies::links()).
 ///
-/// x may be the same storage as rhs (in place); w is scratch of n rows (matrix scalar) for the
-/// eliminated diagonal, so a, b, d and rhs are never written. Returns a status code
-/// (core/status.hpp): k > 0 when the pivot of row k-1 was zero, tiny or non-finite, rows being
-/// eliminated from the last to the first (so k is the highest failing row); -k when rhs(k-1) is
-/// non-finite (the first such row), else when x(k-1) is (overflow). x is then NaN on all rows.
-/// Memory traffic per row: reads parent, a, b, d, rhs once; w and x are written, read and
-/// written again (the parent's entries once more per child).
+/// x may be the same storage as rhs (in place): rhs(i) is always read before x(i) is first
+/// written. w is scratch of n rows (matrix scalar) for the eliminated diagonal, so a, b, d and
+/// rhs are never written. Returns a status code (core/status.hpp): k > 0 when the pivot of row
+/// k-1 was zero, tiny or non-finite, rows being eliminated from the last to the first (so k is
+/// the highest failing row); -k when rhs(k-1) is non-finite (the first, i.e. lowest, such row),
+/// else when x(k-1) is (overflow). x is then NaN on all rows.
+///
+/// Memory traffic per row, about 10 values (the copy-then-sweep solve before it moved about 14,
+/// a pass copying d and rhs into w and x coming first): the backward sweep reads a, b, d, rhs
+/// once each and writes w and x once each; the forward sweep reads x, a, w and writes x. A row's
+/// eliminated entries start from d and rhs at its first child (or at the row itself for a leaf)
+/// and stay in registers while they pass to the next row down (parent(i) = i - 1: along every
+/// unbranched section, and from a branch point's lowest child), as x of the parent does in the
+/// forward sweep; only at branch points are partial entries stored and read back. The arithmetic
+/// is exactly that of the textbook sweep (w(p) -= b(i) / w(i) * a(i) and x(p) -= b(i) / w(i) *
+/// x(i) over the children in decreasing order, starting from w = d, x = rhs): results are bitwise
+/// those of a copy-then-sweep solve and of algo::BranchParallel (branch_parallel_kernel.hpp).
 struct SerialHines {
   static constexpr const char* name() { return "hines"; }
 
-  template <class P, class A, class B, class D, class R, class X, class W>
-  KOKKOS_INLINE_FUNCTION static int invoke(index_type n, index_type rows, const P& parent, const A& a, const B& b,
+  template <class L, class A, class B, class D, class R, class X, class W>
+  KOKKOS_INLINE_FUNCTION static int invoke(index_type n, index_type rows, const L& links, const A& a, const B& b,
                                            const D& d, const R& rhs, const X& x, const W& w) {
     using Matrix = std::remove_cv_t<std::remove_reference_t<decltype(d(0))>>;
     using Value = std::remove_cv_t<std::remove_reference_t<decltype(x(0))>>;
-    // The backward sweep adds each child's contribution to its parent's row before that row is
-    // reached, so the eliminated diagonal and right-hand side start as copies of the input.
-    index_type bad_rhs = -1;
-    for (index_type i = 0; i < n; ++i) {
-      w(i) = d(i);
-      const Value ri = rhs(i);
-      if (bad_rhs < 0 && !compat::isfinite(ri)) bad_rhs = i;
-      x(i) = ri;
-    }
+    // The lowest row whose rhs is non-finite (rows means none): a parent's rhs is read at its
+    // first child, out of row order, hence a minimum rather than the first found.
+    index_type bad_rhs = rows;
     // Backward sweep (leaves to root): row i, fully reduced by its children, eliminates its
-    // entry b(i) in its parent's row.
+    // entry b(i) in its parent's row. (wc, xc): the reduced entries of row i when its last child,
+    // row i + 1, left them in registers (carried).
+    Matrix wc{};
+    Value xc{};
+    bool carried = false;
     for (index_type i = n - 1; i >= 0; --i) {
-      const Matrix wi = w(i);
+      const int link = links(i);
+      const bool leaf = (link & TreeLinks::has_children) == 0;
+      Matrix wi;
+      Value xi;
+      if (carried) {
+        wi = wc;
+        xi = xc;
+      } else if (leaf) {
+        wi = d(i);
+        xi = rhs(i);
+        if (!compat::isfinite(xi) && i < bad_rhs) bad_rhs = i;
+      } else {  // reduced by its children, the last of which stored the entries
+        wi = w(i);
+        xi = x(i);
+      }
       if (!impl::usable_pivot(wi)) {
         impl::poison_solution(rows, x);
         return static_cast<int>(i + 1);
       }
-      const int p = parent(i);
+      if (carried || leaf) {  // the forward sweep reads them (else they are in memory already)
+        w(i) = wi;
+        x(i) = xi;
+      }
+      carried = false;
+      const int p = TreeLinks::parent(link);
       if (p >= 0) {
         const Matrix factor = b(i) / wi;
-        w(p) -= factor * a(i);
-        x(p) -= factor * x(i);
+        Matrix wp;
+        Value xp;
+        if (link & TreeLinks::first_child) {  // the parent's entries start here, from its input
+          wp = d(p);
+          xp = rhs(p);
+          if (!compat::isfinite(xp) && p < bad_rhs) bad_rhs = p;
+        } else {
+          wp = w(p);
+          xp = x(p);
+        }
+        wp -= factor * a(i);
+        xp -= factor * xi;
+        if (p == i - 1) {  // i is p's last child: p is reduced, and the next row
+          wc = wp;
+          xc = xp;
+          carried = true;
+        } else {
+          w(p) = wp;
+          x(p) = xp;
+        }
       }
     }
     // Forward substitution (root to leaves): the parent's unknown is known before its children's.
-    index_type bad_x = -1;
+    index_type bad_x = rows;
+    Value previous{};  // x(i - 1), final
     for (index_type i = 0; i < n; ++i) {
-      const int p = parent(i);
+      const int p = TreeLinks::parent(links(i));
       Value xi = x(i);
-      if (p >= 0) xi -= a(i) * x(p);
+      if (p >= 0) xi -= a(i) * (p == i - 1 ? previous : x(p));
       xi /= w(i);
-      if (bad_x < 0 && !compat::isfinite(xi)) bad_x = i;
+      if (bad_x == rows && !compat::isfinite(xi)) bad_x = i;
       x(i) = xi;
+      previous = xi;
     }
     // Padding: identity-like diagonal rows, so a padded batch needs no special case anywhere.
     for (index_type i = n; i < rows; ++i) {
@@ -92,14 +156,14 @@ struct SerialHines {
         return static_cast<int>(i + 1);
       }
       const Value ri = rhs(i);
-      if (bad_rhs < 0 && !compat::isfinite(ri)) bad_rhs = i;
+      if (bad_rhs == rows && !compat::isfinite(ri)) bad_rhs = i;
       const Value xi = ri / di;
-      if (bad_x < 0 && !compat::isfinite(xi)) bad_x = i;
+      if (bad_x == rows && !compat::isfinite(xi)) bad_x = i;
       x(i) = xi;
     }
-    if (bad_rhs >= 0 || bad_x >= 0) {
+    if (bad_rhs < rows || bad_x < rows) {
       impl::poison_solution(rows, x);
-      return -static_cast<int>((bad_rhs >= 0 ? bad_rhs : bad_x) + 1);
+      return -static_cast<int>((bad_rhs < rows ? bad_rhs : bad_x) + 1);
     }
     return status_code::ok;
   }

@@ -2,11 +2,19 @@
 // and double, against the long-double sequential oracle with error bounds from the algorithm's
 // error analysis (hines_checks.hpp), on every shared morphology and two seed size classes; bitwise
 // identity across kernels, layouts, runs and groupings; mixed batches (padded, grouped) against
-// per-morphology solves; failures, bad input and empty batches.
+// per-morphology solves; failures, bad input and empty batches; the folded backward sweep
+// (serial_hines.hpp) bit for bit against the textbook copy-then-sweep on trees that break a wrong
+// fold, in place and not, and its reporting of the lowest non-finite rhs row; the per-morphology
+// tree links; the choice of algo::Automatic.
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
+#include <random>
+#include <string>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
+#include <utility>
 #include <vector>
 
 #include "hines/hines_checks.hpp"
@@ -282,6 +290,244 @@ TYPED_TEST(HinesSolve, EmptyBatchIsFine) {
   run<TypeParam>(problem, hines::algo::BlockShared<8>{});
 }
 
+// ---- the folded backward sweep ----------------------------------------------------------------
+// SerialHines starts a row's eliminated entries from d and rhs at its first (highest-numbered)
+// child, keeps them in registers along unbranched runs and stores partial ones only at branch
+// points (serial_hines.hpp). These tests compare it bit for bit with the textbook sweep (copy d
+// and rhs, then eliminate) on trees chosen to break a wrong fold: many children per row, children
+// far from their parent, forests with lone roots, a single compartment; in place and not.
+
+/// A system on the tree `parent` (any Hines numbering) whose matrix is a diagonally dominant
+/// M-matrix with a != b (as random_tree), rhs of both signs.
+HinesSystem on_tree(const std::vector<int>& parent, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const int n = static_cast<int>(parent.size());
+  HinesSystem s;
+  s.parent = parent;
+  s.a.assign(n, 0.0);
+  s.b.assign(n, 0.0);
+  s.d.assign(n, 0.0);
+  s.rhs.assign(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    s.d[i] += 0.05 + u(gen);
+    s.rhs[i] = 2 * u(gen) - 1;
+    if (parent[i] < 0) continue;
+    s.a[i] = -(0.1 + u(gen));
+    s.b[i] = -(0.1 + 2 * u(gen));
+    s.d[i] += -s.a[i];
+    s.d[parent[i]] += -s.b[i];
+  }
+  return s;
+}
+
+/// Trees that a wrong fold (a parent started twice or never, a partial entry lost, a register
+/// carried across a branch or a root) gets wrong.
+std::vector<std::vector<int>> fold_shapes(std::uint64_t seed) {
+  std::vector<std::vector<int>> shapes = {
+      {-1},                                       // one compartment
+      {-1, 0, 0, 0, 0, 0},                        // a star: five leaves, the highest reached first
+      {-1, 0, 0, 1, 1, 1, 2, 2, 2, 2},            // branch points of 2, 3 and 4 children
+      {-1, -1, 0, 0, 1, 1, 0},                    // two trees, no child right after its parent
+      {-1, 0, -1, -1, 2, 2, 2, -1, 7, 0, 4, -1},  // lone roots inside and last, a root's far child
+      {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},     // unbranched (Thomas)
+  };
+  // A comb: the chain 0..19, rows 20..39 hang off rows 19..0, rows 40..59 off rows 0..19.
+  std::vector<int> comb(60, -1);
+  for (int i = 1; i < 60; ++i) comb[i] = i < 20 ? i - 1 : (i < 40 ? 39 - i : i - 40);
+  shapes.push_back(comb);
+  // Children anywhere above their parent (parent uniform in [0, i)), one row in 15 a new root.
+  std::mt19937_64 gen(seed);
+  for (int n : {40, 150, 300}) {
+    std::vector<int> p(n, -1);
+    for (int i = 1; i < n; ++i)
+      if (std::uniform_int_distribution<int>(0, 14)(gen) != 0) p[i] = std::uniform_int_distribution<int>(0, i - 1)(gen);
+    shapes.push_back(p);
+  }
+  return shapes;
+}
+
+/// The textbook sweep, one neuron per index: w = d and x = rhs copied first, children eliminated
+/// into their parents from the last row to the first, then the substitution. It runs on the space
+/// under test, so that a device compiler contracts the same expressions the same way.
+template <class S, class M>
+struct TextbookSweep {
+  Kokkos::View<int**, Kokkos::LayoutRight, M> parent;
+  Kokkos::View<int*, M> size;
+  Kokkos::View<S**, Kokkos::LayoutRight, M> a, b, d, w, x;  // x holds rhs on entry
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+    const int n = size(s);
+    for (int i = 0; i < n; ++i) w(s, i) = d(s, i);
+    for (int i = n - 1; i >= 0; --i) {
+      const int p = parent(s, i);
+      if (p < 0) continue;
+      const S factor = b(s, i) / w(s, i);
+      w(s, p) -= factor * a(s, i);
+      x(s, p) -= factor * x(s, i);
+    }
+    for (int i = 0; i < n; ++i) {
+      const int p = parent(s, i);
+      S xi = x(s, i);
+      if (p >= 0) xi -= a(s, i) * x(s, p);
+      xi /= w(s, i);
+      x(s, i) = xi;
+    }
+  }
+};
+
+template <class C>
+Solutions<typename C::scalar> textbook(const std::vector<HinesSystem>& systems) {
+  using S = typename C::scalar;
+  using M = typename C::memory;
+  const index_type count = static_cast<index_type>(systems.size());
+  index_type rows = 1;
+  for (const auto& sys : systems) rows = std::max<index_type>(rows, sys.size());
+  using Table = Kokkos::View<S**, Kokkos::LayoutRight, M>;
+  const std::size_t c = static_cast<std::size_t>(count), r = static_cast<std::size_t>(rows);
+  TextbookSweep<S, M> k{decltype(k.parent)("parent", c, r),
+                        decltype(k.size)("size", c),
+                        Table("a", c, r),
+                        Table("b", c, r),
+                        Table("d", c, r),
+                        Table("w", c, r),
+                        Table("x", c, r)};
+  auto hp = Kokkos::create_mirror_view(k.parent);
+  auto hn = Kokkos::create_mirror_view(k.size);
+  auto ha = Kokkos::create_mirror_view(k.a);
+  auto hb = Kokkos::create_mirror_view(k.b);
+  auto hd = Kokkos::create_mirror_view(k.d);
+  auto hx = Kokkos::create_mirror_view(k.x);
+  for (index_type s = 0; s < count; ++s) {
+    const HinesSystem& sys = systems[s];
+    hn(s) = sys.size();
+    for (int i = 0; i < sys.size(); ++i) {
+      hp(s, i) = sys.parent[i];
+      ha(s, i) = static_cast<S>(sys.a[i]);
+      hb(s, i) = static_cast<S>(sys.b[i]);
+      hd(s, i) = static_cast<S>(sys.d[i]);
+      hx(s, i) = static_cast<S>(sys.rhs[i]);
+    }
+  }
+  Kokkos::deep_copy(k.parent, hp);
+  Kokkos::deep_copy(k.size, hn);
+  Kokkos::deep_copy(k.a, ha);
+  Kokkos::deep_copy(k.b, hb);
+  Kokkos::deep_copy(k.d, hd);
+  Kokkos::deep_copy(k.x, hx);
+  Kokkos::parallel_for("textbook_hines", Kokkos::RangePolicy<typename C::exec, Kokkos::IndexType<index_type>>(0, count),
+                       k);
+  Kokkos::deep_copy(hx, k.x);
+  Solutions<S> out(systems.size());
+  for (index_type s = 0; s < count; ++s) out[s].assign(&hx(s, 0), &hx(s, 0) + systems[s].size());
+  return out;
+}
+
+/// hines::solve with x = rhs (a copy of problem.rhs made first), status per neuron.
+template <class C, class Algorithm = hines::algo::PerNeuron>
+HinesResult<typename C::scalar> run_in_place(
+    const hines::HinesProblem<typename C::scalar, typename C::layout, typename C::memory>& problem,
+    Algorithm algorithm = {}) {
+  using S = typename C::scalar;
+  using M = typename C::memory;
+  const auto& batch = problem.matrix;
+  BatchVector<S, typename C::layout, M> x("x", batch.systems(), batch.rows());
+  hines::set_rhs(problem, hines::copy_solution(problem, problem.rhs), x);
+  StatusView<M> status("status", batch.systems());
+  Kokkos::deep_copy(status, -999);
+  typename C::exec exec;
+  hines::solve(exec, batch, x, x, status, {}, algorithm);
+  exec.fence();
+  HinesResult<S> r;
+  r.x = hines::copy_solution(problem, x);
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  r.status.resize(problem.neuron_at_slot.size());
+  for (std::size_t s = 0; s < r.status.size(); ++s) r.status[problem.neuron_at_slot[s]] = st(s);
+  return r;
+}
+
+TYPED_TEST(HinesSolve, FoldedSweepEqualsTheTextbookSweepBitwise) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto shapes = fold_shapes(test_seed());
+  // Every shape twice (different coefficients), interleaved: a padded mixed batch.
+  std::vector<HinesSystem> systems;
+  for (int copy = 0; copy < 2; ++copy)
+    for (std::size_t k = 0; k < shapes.size(); ++k)
+      systems.push_back(rounded<S>(on_tree(shapes[k], test_seed() + 31 * k + copy)));
+  const Solutions<S> expected = textbook<TypeParam>(systems);
+  const auto check = [&](const HinesResult<S>& r, const std::string& what) {
+    SCOPED_TRACE(what + " (seed " + std::to_string(test_seed()) + ")");
+    ASSERT_EQ(r.x.size(), systems.size());
+    for (std::size_t k = 0; k < systems.size(); ++k) {
+      EXPECT_EQ(r.status[k], 0) << "neuron " << k;
+      EXPECT_TRUE(same_bits(r.x[k], expected[k])) << "neuron " << k << " (" << systems[k].size() << " rows)";
+    }
+  };
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
+    const std::string how = grouping == hines::Grouping::none ? "padded, " : "grouped, ";
+    const auto problem = hines::make_problem<S, L, M>(systems, grouping);
+    check(run<TypeParam>(problem), how + "PerNeuron");
+    check(run<TypeParam>(problem, hines::algo::BlockShared<4>{}, false), how + "BlockShared<4>");
+    check(run<TypeParam>(problem, hines::algo::BranchParallel{}, false), how + "BranchParallel");
+    check(run<TypeParam>(problem, hines::algo::BranchParallel{3}, false), how + "BranchParallel{3}");
+    check(run<TypeParam>(problem, hines::algo::Automatic{}, false), how + "Automatic");
+    check(run_in_place<TypeParam>(problem), how + "PerNeuron in place");
+    check(run_in_place<TypeParam>(problem, hines::algo::BlockShared<4>{}), how + "BlockShared<4> in place");
+    check(run_in_place<TypeParam>(problem, hines::algo::BranchParallel{}), how + "BranchParallel in place");
+  }
+}
+
+TYPED_TEST(HinesSolve, FoldedSweepReportsTheLowestNonFiniteRhsRow) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  // On {-1, 0, 1, 0} the folded sweep reads rhs in the order 3 (a leaf), 0 (at its first child 3),
+  // 2 (a leaf), 1 (at its child 2): out of row order, yet the lowest bad row must be reported.
+  const std::vector<int> tree = {-1, 0, 1, 0};
+  const S nan = nan_of<S>(), inf = std::numeric_limits<S>::infinity();
+  struct Case {
+    std::vector<std::pair<int, S>> rhs;  // row, value
+    int zero_d;                          // row whose d is 0, or -1
+    int status;
+  };
+  const std::vector<Case> cases = {
+      {{}, -1, 0},
+      {{{0, nan}, {2, nan}}, -1, -1},
+      {{{1, nan}, {2, nan}}, -1, -2},
+      {{{3, inf}, {0, nan}}, -1, -1},
+      {{{2, -inf}}, -1, -3},
+      {{{3, nan}}, -1, -4},
+      {{{0, nan}}, 3, 4},  // a zero pivot (leaf 3) outranks a bad rhs
+  };
+  std::vector<HinesSystem> systems;
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    HinesSystem sys = rounded<S>(on_tree(tree, test_seed() + c));
+    for (const auto& [row, value] : cases[c].rhs) sys.rhs[row] = static_cast<double>(value);
+    if (cases[c].zero_d >= 0) sys.d[cases[c].zero_d] = 0;
+    systems.push_back(sys);
+  }
+  systems.push_back(rounded<S>(on_tree({-1, 0, 0, 0, 0, 0}, test_seed())));  // pads the others by 2 rows
+  const auto problem = hines::make_problem<S, L, M>(systems);
+  const auto clean = textbook<TypeParam>({systems[0], systems.back()});
+  for (const auto& [r, what] :
+       {std::pair{run<TypeParam>(problem), "PerNeuron"},
+        std::pair{run<TypeParam>(problem, hines::algo::BlockShared<4>{}, false), "BlockShared<4>"},
+        std::pair{run<TypeParam>(problem, hines::algo::BranchParallel{}, false), "BranchParallel"},
+        std::pair{run_in_place<TypeParam>(problem), "PerNeuron in place"},
+        std::pair{run_in_place<TypeParam>(problem, hines::algo::BranchParallel{}), "BranchParallel in place"}}) {
+    SCOPED_TRACE(what);
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+      EXPECT_EQ(r.status[c], cases[c].status) << "case " << c;
+      if (cases[c].status != 0)
+        for (S v : r.x[c]) EXPECT_TRUE(v != v) << "case " << c << ": a failed neuron's x is NaN";
+    }
+    EXPECT_TRUE(same_bits(r.x[0], clean[0]));
+    EXPECT_EQ(r.status.back(), 0);
+    EXPECT_TRUE(same_bits(r.x.back(), clean[1]));
+  }
+}
+
 // ---- across layouts at once -------------------------------------------------------------------
 template <class C>
 class HinesAcrossLayouts : public KokkosTest {};
@@ -316,6 +562,81 @@ TYPED_TEST(HinesAcrossLayouts, ResultsAreBitwiseIdenticalAcrossLayoutsKernelsAnd
       solve_in<S, E, layouts::Interleaved>(systems, Grouping::by_morphology, hines::algo::BranchParallel{}),
       solve_in<S, E, layouts::Flat>(systems, Grouping::none, hines::algo::Automatic{})};
   for (std::size_t k = 0; k < others.size(); ++k) EXPECT_TRUE(same_bits(others[k], flat)) << "variant " << k;
+}
+
+// ---- per-morphology tables and the automatic choice ---------------------------------------------
+template <class C>
+class HinesTables : public KokkosTest {};
+using TableConfigs = to_gtest<product<list<double>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(HinesTables, TableConfigs, ConfigNames);
+
+TYPED_TEST(HinesTables, TreeLinksMarkLeavesAndFirstChildren) {
+  using M = typename TypeParam::memory;
+  using hines::TreeLinks;
+  constexpr int kids = TreeLinks::has_children, first = TreeLinks::first_child;
+  std::vector<std::vector<int>> parents = {{-1, 0, 0, 1, -1}, {-1, 0}};
+  // Spelled out: rows 1, 2 are children of 0 (2 reached first), 3 of 1; 4 a lone root; pads 0.
+  const std::vector<std::vector<int>> expected = {
+      {TreeLinks::encode(-1, kids), TreeLinks::encode(0, kids), TreeLinks::encode(0, first),
+       TreeLinks::encode(1, first), TreeLinks::encode(-1, 0), 0},
+      {TreeLinks::encode(-1, kids), TreeLinks::encode(0, first), 0, 0, 0, 0}};
+  for (const auto& shape : fold_shapes(test_seed())) parents.push_back(shape);
+  for (const auto& cell : test_cells()) parents.push_back(cell.cell.parent);
+  const auto morphologies = hines::make_morphologies<M>(parents);
+  const auto links = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), morphologies.links());
+  const index_type rows = morphologies.rows();
+  for (std::size_t m = 0; m < parents.size(); ++m) {
+    const auto& p = parents[m];
+    const int n = static_cast<int>(p.size());
+    for (int i = 0; i < rows; ++i) {
+      const int link = links(m, i);
+      if (m < expected.size() && i < static_cast<int>(expected[m].size())) {
+        EXPECT_EQ(link, expected[m][i]) << "morphology " << m << ", row " << i;
+      }
+      if (i >= n) {
+        EXPECT_EQ(link, 0) << "morphology " << m << ", pad row " << i;
+        continue;
+      }
+      // By brute force: has a child; no higher row shares its parent.
+      bool has_child = false, highest = p[i] >= 0;
+      for (int j = i + 1; j < n; ++j) {
+        has_child = has_child || p[j] == i;
+        highest = highest && p[j] != p[i];
+      }
+      ASSERT_EQ(TreeLinks::parent(link), p[i]) << "morphology " << m << ", row " << i;
+      ASSERT_EQ((link & kids) != 0, has_child) << "morphology " << m << ", row " << i;
+      ASSERT_EQ((link & first) != 0, highest) << "morphology " << m << ", row " << i;
+    }
+  }
+}
+
+TYPED_TEST(HinesTables, AutomaticPicksBranchParallelOnlyForLargeCellsOnTheFlatLayoutOfAGpu) {
+  using E = typename TypeParam::exec;
+  using hines::Kernel;
+  using hines::impl::automatic_kernel;
+  // The rule on an H100 (132 SMs x 2,048 threads), where 25,600 and 256,000 neurons both leave
+  // threads idle: BranchParallel only on the flat layout (hines_solve.hpp gives the figures).
+  const index_type h100 = 132 * 2048;
+  for (index_type neurons : {1, 25600, 256000}) {
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 671), Kernel::branch_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 256), Kernel::branch_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 255), Kernel::per_neuron) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 1057), Kernel::per_neuron) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 1057), Kernel::per_neuron);
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<8>>(true, h100, neurons, 1057), Kernel::per_neuron);
+    EXPECT_EQ(automatic_kernel<layouts::UnifiedVector>(true, h100, neurons, 1057), Kernel::per_neuron);
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(false, 16, neurons, 4035), Kernel::per_neuron) << "host";
+  }
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, h100, 1057), Kernel::per_neuron) << "a full GPU";
+  // On the space under test.
+  const E exec;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
+  const Kernel large_flat = host ? Kernel::per_neuron : Kernel::branch_parallel;
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 1057)), large_flat);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 107)), Kernel::per_neuron);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 1057)), Kernel::per_neuron);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::BlockInterleaved<32>>(exec, 1, 1057)), Kernel::per_neuron);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::UnifiedVector>(exec, 1, 1057)), Kernel::per_neuron);
 }
 
 // ---- bad input --------------------------------------------------------------------------------
