@@ -319,4 +319,47 @@ long double forward_error(const std::vector<X>& x, index_type offset, const std:
   return norm > 0 ? err / norm : err;
 }
 
+/// A real matrix with a complex right-hand side, solved once: h's matrix and h.d as the real
+/// part, imag.d as the imaginary part. The real and imaginary parts of x are two real solves with
+/// the same matrix, so each is checked against the oracle as a real batch (real_part(),
+/// imaginary_part()).
+template <class R>
+struct ComplexSolved {
+  HostBatch<R> real_part, imaginary_part;  ///< the two real problems x solves
+  std::vector<R> re, im;                   ///< x, split
+  std::vector<int> status;
+};
+
+/// Uploads h (matrix, real part of the rhs) and imag.d (imaginary part) into layout L of memory
+/// M, poisons x with NaN, runs solver(matrix, d, x, status) and returns x split and the status.
+template <class L, class M, class R, class Solver>
+ComplexSolved<R> solve_complex_rhs(const HostBatch<R>& h, const HostBatch<R>& imag, const Solver& solver) {
+  using Cx = Kokkos::complex<R>;
+  const index_type systems = h.systems, n = h.rows;
+  TridiagonalBatch<R, L, M> matrix("A", systems, n);
+  upload(h.a, matrix.lower);
+  upload(h.b, matrix.diag);
+  upload(h.c, matrix.upper);
+  BatchVector<Cx, L, M> d("d", systems, n), x("x", systems, n);
+  std::vector<Cx> dc(static_cast<std::size_t>(systems * n));
+  for (std::size_t k = 0; k < dc.size(); ++k) dc[k] = Cx(h.d[k], imag.d[k]);
+  upload(dc, d);
+  fill_storage(x, Cx(nan_of<R>(), nan_of<R>()));
+  StatusView<M> status("status", systems);
+  solver(matrix, d, x, status);
+  Kokkos::fence();
+  ComplexSolved<R> r{h, h, {}, {}, {}};
+  r.imaginary_part.d = imag.d;
+  const auto xc = download(x);
+  r.re.resize(xc.size());
+  r.im.resize(xc.size());
+  for (std::size_t k = 0; k < xc.size(); ++k) {
+    r.re[k] = xc[k].real();
+    r.im[k] = xc[k].imag();
+  }
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  r.status.assign(st.data(), st.data() + st.extent(0));
+  return r;
+}
+
 }  // namespace tridiag::test

@@ -256,38 +256,21 @@ TYPED_TEST(CyclicComplexRhs, ComplexRightHandSideWithRealMatrix) {
   using R = typename TypeParam::scalar;
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
-  using Cx = Kokkos::complex<R>;
+  using Cx = Kokkos::complex<R>;  // for fits<>: the right-hand side's scratch
   const index_type systems = 20;
   for (cyclic::Algorithm algorithm : all_algorithms) {
     for (index_type n : {7, 50, 300}) {
       if (!fits<TypeParam, Cx>(n, algorithm)) continue;
       const auto h = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n);
       const auto h_im = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n + 1);
-      TridiagonalBatch<R, layouts::Flat, M> matrix("A", systems, n);
-      upload(h.a, matrix.lower);
-      upload(h.b, matrix.diag);
-      upload(h.c, matrix.upper);
-      BatchVector<Cx, layouts::Flat, M> d("d", systems, n), x("x", systems, n);
-      std::vector<Cx> dc(systems * n);
-      for (std::size_t k = 0; k < dc.size(); ++k) dc[k] = Cx(h.d[k], h_im.d[k]);
-      upload(dc, d);
-      fill_storage(x, Cx(nan_of<R>(), nan_of<R>()));
-      StatusView<M> status("status", systems);
-      cyclic::solve(E(), matrix, d, x, status, algorithm);
-      auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-      for (index_type s = 0; s < systems; ++s) ASSERT_EQ(st(s), 0) << cyclic::name(algorithm) << ", n = " << n;
-      const auto xc = download(x);
-      // Real and imaginary parts are two real solves with the same matrix.
-      std::vector<R> re(xc.size()), im(xc.size());
-      for (std::size_t k = 0; k < xc.size(); ++k) {
-        re[k] = xc[k].real();
-        im[k] = xc[k].imag();
-      }
-      auto h_imag_rhs = h;
-      h_imag_rhs.d = h_im.d;
+      const auto r = solve_complex_rhs<layouts::Flat, M>(
+          h, h_im, [&](const auto& matrix, const auto& d, const auto& x, const auto& status) {
+            cyclic::solve(E(), matrix, d, x, status, algorithm);
+          });
+      for (index_type s = 0; s < systems; ++s) ASSERT_EQ(r.status[s], 0) << cyclic::name(algorithm) << ", n = " << n;
       const std::string what = std::string(cyclic::name(algorithm)) + ", complex rhs, n = " + std::to_string(n);
-      expect_matches_oracle(h, re, what + ", real part");
-      expect_matches_oracle(h_imag_rhs, im, what + ", imaginary part");
+      expect_matches_oracle(r.real_part, r.re, what + ", real part");
+      expect_matches_oracle(r.imaginary_part, r.im, what + ", imaginary part");
       if (this->HasFailure()) return;
     }
   }

@@ -278,40 +278,22 @@ TYPED_TEST(PeriodicComplex, ComplexRightHandSideWithRealMatrix) {
   using R = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  using Cx = Kokkos::complex<R>;
   for (index_type n : {1, 2, 3, 64}) {
     const index_type systems = 20;
     const auto h = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n);
     const auto h_im = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n + 1);
-    TridiagonalBatch<R, L, M> matrix("A", systems, n);
-    upload(h.a, matrix.lower);
-    upload(h.b, matrix.diag);
-    upload(h.c, matrix.upper);
-    BatchVector<Cx, L, M> d("d", systems, n), x("x", systems, n);
-    std::vector<Cx> dc(systems * n);
-    for (std::size_t k = 0; k < dc.size(); ++k) dc[k] = Cx(h.d[k], h_im.d[k]);
-    upload(dc, d);
-    fill_storage(x, Cx(nan_of<R>(), nan_of<R>()));
-    StatusView<M> status("status", systems);
-    periodic::solve(typename TypeParam::exec(), matrix, d, x, status);
-    auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-    for (index_type s = 0; s < systems; ++s) ASSERT_EQ(st(s), 0);
-    const auto xc = download(x);
-    std::vector<R> re(xc.size()), im(xc.size());
-    for (std::size_t k = 0; k < xc.size(); ++k) {
-      re[k] = xc[k].real();
-      im[k] = xc[k].imag();
-    }
-    auto h_imag_rhs = h;
-    h_imag_rhs.d = h_im.d;
-    expect_matches_dense_oracle(h, re, "complex rhs, real part, n = " + std::to_string(n));
-    expect_matches_dense_oracle(h_imag_rhs, im, "complex rhs, imaginary part, n = " + std::to_string(n));
+    const auto r = solve_complex_rhs<L, M>(h, h_im, [](const auto& matrix, const auto& d, const auto& x, const auto& status) {
+      periodic::solve(typename TypeParam::exec(), matrix, d, x, status);
+    });
+    for (index_type s = 0; s < systems; ++s) ASSERT_EQ(r.status[s], 0);
+    expect_matches_dense_oracle(r.real_part, r.re, "complex rhs, real part, n = " + std::to_string(n));
+    expect_matches_dense_oracle(r.imaginary_part, r.im, "complex rhs, imaginary part, n = " + std::to_string(n));
     // The complex oracle directly, on system 0.
     std::vector<std::complex<long double>> d0(n), ref;
     for (index_type i = 0; i < n; ++i) d0[i] = {static_cast<long double>(h.d[i]), static_cast<long double>(h_im.d[i])};
     ASSERT_TRUE(dense_solve(dense_of(h, 0), d0, ref));
     for (index_type i = 0; i < n; ++i) {
-      const long double err = std::abs(std::complex<long double>(xc[i].real(), xc[i].imag()) - ref[i]);
+      const long double err = std::abs(std::complex<long double>(r.re[i], r.im[i]) - ref[i]);
       EXPECT_LE(err, 1e3L * eps_of<R>() * (1 + std::abs(ref[i]))) << "n = " << n << ", row " << i;
     }
     if (this->HasFailure()) return;

@@ -256,36 +256,19 @@ TYPED_TEST(PivotingComplex, ComplexRightHandSideWithRealMatrix) {
   using R = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  using Cx = Kokkos::complex<R>;
   for (index_type n : {1, 2, 17, 100}) {
     const index_type systems = 37;
     const auto h = make_host_batch<R>(systems, n, MatrixKind::non_dominant, test_seed() + n);
     const auto h_im = make_host_batch<R>(systems, n, MatrixKind::non_dominant, test_seed() + n + 1);
-    TridiagonalBatch<R, L, M> matrix("A", systems, n);
-    upload(h.a, matrix.lower);
-    upload(h.b, matrix.diag);
-    upload(h.c, matrix.upper);
-    BatchVector<Cx, L, M> d("d", systems, n), x("x", systems, n);
-    std::vector<Cx> dc(systems * n);
-    for (std::size_t k = 0; k < dc.size(); ++k) dc[k] = Cx(h.d[k], h_im.d[k]);
-    upload(dc, d);
-    fill_storage(x, Cx(nan_of<R>(), nan_of<R>()));
-    StatusView<M> status("status", systems);
-    pivoting::solve(typename TypeParam::exec(), matrix, d, x, status);
-    expect_padding_untouched(x);
-    auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-    for (index_type s = 0; s < systems; ++s) ASSERT_EQ(st(s), 0);
+    const auto r = solve_complex_rhs<L, M>(h, h_im, [](const auto& matrix, const auto& d, const auto& x, const auto& status) {
+      pivoting::solve(typename TypeParam::exec(), matrix, d, x, status);
+      typename TypeParam::exec().fence();
+      expect_padding_untouched(x);
+    });
+    for (index_type s = 0; s < systems; ++s) ASSERT_EQ(r.status[s], 0);
     // The real matrix acts on real and imaginary parts separately: two real solves.
-    const auto xc = download(x);
-    std::vector<R> re(xc.size()), im(xc.size());
-    for (std::size_t k = 0; k < xc.size(); ++k) {
-      re[k] = xc[k].real();
-      im[k] = xc[k].imag();
-    }
-    auto h_imag_rhs = h;
-    h_imag_rhs.d = h_im.d;
-    expect_solves_like_gtsv(h, re, "complex rhs, real part, n = " + std::to_string(n));
-    expect_solves_like_gtsv(h_imag_rhs, im, "complex rhs, imaginary part, n = " + std::to_string(n));
+    expect_solves_like_gtsv(r.real_part, r.re, "complex rhs, real part, n = " + std::to_string(n));
+    expect_solves_like_gtsv(r.imaginary_part, r.im, "complex rhs, imaginary part, n = " + std::to_string(n));
     if (this->HasFailure()) return;
   }
 }
