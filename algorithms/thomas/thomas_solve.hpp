@@ -1,7 +1,8 @@
 #pragma once
 // Host entry points of the one-thread-per-system Thomas solver (cuThomasBatch / cuThomasVBatch):
 //   thomas::solve          fixed batch, any layout (Interleaved or BlockInterleaved on GPUs,
-//                          BlockInterleaved or Flat on host cores);
+//                          BlockInterleaved or Flat on host cores, where a thread solves a
+//                          group of systems in lockstep: host_group_thomas.hpp);
 //   thomas::solve_padded   variable batch in padded storage, stops at each n_s (NCP);
 //   thomas::solve_ragged   variable batch in offset-indexed storage (NCP, no padding at all).
 // A CP solve of a variable batch is thomas::solve on a padded batch prepared by
@@ -13,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 #include <climits>
 #include <string>
+#include <tridiag/algorithms/thomas/host_group_thomas.hpp>
 #include <tridiag/algorithms/thomas/lockstep_rows.hpp>
 #include <tridiag/algorithms/thomas/serial_thomas.hpp>
 #include <tridiag/core/batch_vector.hpp>
@@ -28,7 +30,8 @@ template <class MatrixScalar, class Layout, class MemorySpace>
 using Workspace = BatchVector<std::remove_const_t<MatrixScalar>, Layout, MemorySpace>;
 
 /// Bytes of workspace a solve of `systems` x `rows` allocates on a GPU when none is passed (host
-/// execution spaces use one system's worth of scratch per thread instead).
+/// execution spaces use one system's, or one group's (host_group_thomas.hpp), worth of scratch
+/// per thread instead).
 template <class MatrixScalar, class Layout>
 index_type workspace_bytes(index_type systems, index_type rows) {
   return Layout(systems, rows).required_span() * static_cast<index_type>(sizeof(MatrixScalar));
@@ -152,7 +155,8 @@ Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(
 }
 }  // namespace impl
 
-/// Solves A x = rhs for every system of the batch, one thread per system.
+/// Solves A x = rhs for every system of the batch, one thread per system (on host cores without a
+/// workspace, one thread per group of systems solved in lockstep: host_group_thomas.hpp).
 /// x may be the same BatchVector as rhs (in place). `status` (optional, one int per system) gets
 /// each system's status code; `workspace` (optional) avoids an allocation per call: pass a
 /// Workspace of the batch's shape when solving inside a time loop.
@@ -168,17 +172,30 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   if constexpr (impl::runs_on_host<ExecSpace>) {
-    // Host without a caller's workspace: per-thread scratch (ThomasScratchKernel). Same
-    // arithmetic in the same order as the workspace kernel: bitwise the same results.
+    // Host without a caller's workspace: per-thread scratch, either a group of systems solved in
+    // lockstep per thread (host_group_thomas.hpp) or one system per thread (ThomasScratchKernel),
+    // by the layout. Same arithmetic in the same order as the workspace kernel: bitwise the same
+    // results.
     if (workspace.storage().data() == nullptr && nsys <= INT_MAX) {
       if (nsys == 0) return;
       using Matrix = std::remove_const_t<MatrixScalar>;
-      using Kernel = impl::ThomasScratchKernel<
-          ExecSpace, Matrix, typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
-          typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
-          typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
-          BatchVector<RhsScalar, Layout, MemorySpace>, BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>,
-          StatusView<MemorySpace>>;
+      using MatrixVector = typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type;
+      using RhsVector = BatchVector<RhsScalar, Layout, MemorySpace>;
+      using XVector = BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>;
+      using Group = impl::HostGroup<Layout, Matrix>;
+      if constexpr (Group::width > 0) {
+        using Kernel = impl::HostGroupThomasKernel<Group::width, Group::adjacent, ExecSpace, Matrix, MatrixVector,
+                                                   MatrixVector, MatrixVector, RhsVector, XVector,
+                                                   StatusView<MemorySpace>>;
+        if (Kernel::scratch_bytes(n) <= impl::host_group_scratch_limit) {
+          Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(Kernel::groups(nsys)), 1);
+          policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(n)));
+          Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{nsys, n, a, b, c, rhs, x, status});
+          return;
+        }
+      }
+      using Kernel = impl::ThomasScratchKernel<ExecSpace, Matrix, MatrixVector, MatrixVector, MatrixVector,
+                                               RhsVector, XVector, StatusView<MemorySpace>>;
       Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(nsys), 1);
       policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(n)));
       Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{n, a, b, c, rhs, x, status});
