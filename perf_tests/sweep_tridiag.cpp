@@ -1,8 +1,9 @@
 // The `tridiag` sweep: for every precision x n x systems ("a point"),
 //  * thomas::solve on the chosen execution space in the layouts Interleaved, BlockInterleaved<32>,
 //    BlockInterleaved<8>, Flat and UnifiedVector (algorithm "thomas");
-//  * the baselines of the speedup columns, both on the host and in the flat layout: Kokkos::Serial
-//    ("thomas-sequential", skipped above 2e8 unknowns unless --full) and Kokkos::OpenMP on all
+//  * the baselines of the speedup columns, both on the host and in the flat layout: the textbook
+//    one-system-after-another Thomas on one core ("thomas-sequential", solve_sequentially; skipped
+//    above 2e8 unknowns unless --full) and Kokkos::OpenMP on all
 //    threads ("thomas-openmp"). When the chosen space is itself Serial or OpenMP, its flat row is
 //    that baseline and is not measured twice;
 //  * on a CUDA build with --exec cuda (or CUDA as default): cuSPARSE gtsv2StridedBatch on the flat
@@ -109,7 +110,25 @@ void check_result(BenchContext& ctx, const Point& pt, Measurement& m, const Prob
   if (r.wrong) ctx.wrong_result(what, r.why);
 }
 
-/// Times thomas::solve of problem p on exec and checks the result.
+/// The seed's sequential baseline: the textbook Thomas algorithm on one core, one system after
+/// another (c' in one buffer of n values, reused). Not thomas::solve on Kokkos::Serial: on host
+/// spaces that solves groups of systems in lockstep (host_group_thomas.hpp), a faster algorithm
+/// than the baseline the speedup column is defined against.
+template <class Scalar>
+void solve_sequentially(const TridiagonalBatch<const Scalar, layouts::Flat, Kokkos::HostSpace>& matrix,
+                        const BatchVector<const Scalar, layouts::Flat, Kokkos::HostSpace>& rhs,
+                        const BatchVector<Scalar, layouts::Flat, Kokkos::HostSpace>& x,
+                        const StatusView<Kokkos::HostSpace>& status,
+                        const Kokkos::View<Scalar*, Kokkos::HostSpace>& c_prime) {
+  const index_type n = matrix.rows();
+  const thomas::impl::ViewRows<Kokkos::View<Scalar*, Kokkos::HostSpace>> g{c_prime};
+  for (index_type s = 0; s < matrix.systems(); ++s)
+    status(s) = thomas::SerialThomas::invoke(n, rows_of(matrix.lower, s), rows_of(matrix.diag, s),
+                                             rows_of(matrix.upper, s), rows_of(rhs, s), rows_of(x, s), g);
+}
+
+/// Times thomas::solve of problem p on exec and checks the result; the sequential role times
+/// solve_sequentially instead.
 template <class Exec, class Scalar, class Layout, class Memory>
 void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Problem<Scalar, Layout, Memory>& p,
                     const std::string& algorithm, Role role) {
@@ -122,8 +141,16 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   m.device = device_of(exec);
   m.role = role;
   m.on_device = is_device_space<Exec>();
-  m.timing = time_on(exec, ctx.options.repetitions(),
-                     [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
+  if constexpr (std::is_same_v<Layout, layouts::Flat> && std::is_same_v<Memory, Kokkos::HostSpace>) {
+    if (role == Role::sequential) {
+      const Kokkos::View<Scalar*, Kokkos::HostSpace> c_prime("c'", static_cast<std::size_t>(p.rows));
+      m.timing = time_on(exec, ctx.options.repetitions(),
+                         [&] { solve_sequentially<Scalar>(matrix, rhs, p.x, p.status, c_prime); });
+    }
+  }
+  if (role != Role::sequential)
+    m.timing = time_on(exec, ctx.options.repetitions(),
+                       [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
   m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
   m.memory_bytes = p.memory_bytes();
   check_result(ctx, pt, m, p, /*with_status=*/true);
