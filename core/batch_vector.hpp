@@ -71,6 +71,9 @@ class BatchVector {
     return storage_(map_.offset(s, i));
   }
 
+  /// The first scalar of the storage (host and device): for kernels that walk a layout's storage
+  /// directly, e.g. the Flat layout where row i of system s is data()[s * rows + i].
+  KOKKOS_FORCEINLINE_FUNCTION Scalar* data() const { return storage_.data(); }
   KOKKOS_FORCEINLINE_FUNCTION index_type systems() const { return map_.systems; }
   KOKKOS_FORCEINLINE_FUNCTION index_type rows() const { return map_.rows; }
   const storage_type& storage() const { return storage_; }

@@ -64,14 +64,36 @@ struct ArrayRows {
   KOKKOS_FORCEINLINE_FUNCTION const Scalar& operator()(index_type j) const { return rows[j]; }
 };
 
+/// Where eliminate_chunk_rows leaves the coefficients of the chunk's last row (row m - 1), taken
+/// from registers as they are computed. Reading them back from a register chunk with the run-time
+/// index m - 1 (or any select over it, which the compiler turns into that index) would move the
+/// chunk's arrays to local memory: a 96..384-byte stack frame per thread, seen at a quarter of
+/// the kernel's speed on the H100.
+template <class Matrix, class Value>
+struct LastRow {
+  Matrix alpha = Matrix(0), gamma = Matrix(0);
+  Value delta = Value(0);
+  KOKKOS_FORCEINLINE_FUNCTION void set(const Matrix& a, const Matrix& g, const Value& d) {
+    alpha = a;
+    gamma = g;
+    delta = d;
+  }
+};
+/// For callers that do not need the last row.
+struct NoLastRow {
+  template <class Matrix, class Value>
+  KOKKOS_FORCEINLINE_FUNCTION void set(const Matrix&, const Matrix&, const Value&) {}
+};
+
 /// Reduces rows [k0, k0+m) of the system (n rows; a(0) and c(n-1) are treated as zero) into
 /// `chunk`; a, b, c, d give the chunk's rows (a(j) is row k0 + j). Returns 0, or the 1-based
 /// global row of the first unusable pivot; sets `nonfinite_row` to the 1-based global row where
 /// a non-finite value first appears in the forward sweep (non-finite right-hand side or
 /// overflow), if any and no earlier one was set.
-template <class Chunk, class A, class B, class C, class D>
-KOKKOS_INLINE_FUNCTION int eliminate_chunk_rows(Chunk& chunk, index_type n, index_type k0, index_type m, const A& a,
-                                                const B& b, const C& c, const D& d, int& nonfinite_row) {
+template <class Chunk, class A, class B, class C, class D, class Last = NoLastRow>
+KOKKOS_FORCEINLINE_FUNCTION int eliminate_chunk_rows(Chunk& chunk, index_type n, index_type k0, index_type m, const A& a,
+                                                     const B& b, const C& c, const D& d, int& nonfinite_row,
+                                                     Last&& last = Last{}) {
   using Matrix = std::remove_cv_t<std::remove_reference_t<decltype(b(0))>>;
   using Value = std::remove_cv_t<std::remove_reference_t<decltype(chunk.delta(0))>>;
   int failed_row = 0;
@@ -96,6 +118,7 @@ KOKKOS_INLINE_FUNCTION int eliminate_chunk_rows(Chunk& chunk, index_type n, inde
       chunk.alpha(j) = alpha_j;
       chunk.gamma(j) = gamma_j;
       chunk.delta(j) = delta_j;
+      if (j == m - 1) last.set(alpha_j, gamma_j, delta_j);  // the backward pass leaves row m - 1 alone
       alpha_prev = alpha_j;
       gamma_prev = gamma_j;
       delta_prev = delta_j;
@@ -134,17 +157,18 @@ KOKKOS_INLINE_FUNCTION int eliminate_chunk_rows(Chunk& chunk, index_type n, inde
 }
 
 /// eliminate_chunk_rows with the system's row accessors (a(k) is row k of the system).
-template <class Chunk, class A, class B, class C, class D>
-KOKKOS_INLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, index_type k0, index_type m, const A& a,
-                                           const B& b, const C& c, const D& d, int& nonfinite_row) {
+template <class Chunk, class A, class B, class C, class D, class Last = NoLastRow>
+KOKKOS_FORCEINLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, index_type k0, index_type m, const A& a,
+                                                const B& b, const C& c, const D& d, int& nonfinite_row,
+                                                Last&& last = Last{}) {
   return eliminate_chunk_rows(chunk, n, k0, m, ChunkRows<A>{a, k0}, ChunkRows<B>{b, k0}, ChunkRows<C>{c, k0},
-                              ChunkRows<D>{d, k0}, nonfinite_row);
+                              ChunkRows<D>{d, k0}, nonfinite_row, last);
 }
 
 /// Writes the chunk's first and last row (unit diagonal) as rows 2q and 2q+1 of system `sys` of
 /// the interface system (ra, rb, rc, rd: anything indexed (system, row)).
 template <class Chunk, class RA, class RB, class RC, class RD>
-KOKKOS_INLINE_FUNCTION void store_interface_rows(Chunk& chunk, index_type m, const RA& ra, const RB& rb, const RC& rc,
+KOKKOS_FORCEINLINE_FUNCTION void store_interface_rows(Chunk& chunk, index_type m, const RA& ra, const RB& rb, const RC& rc,
                                                  const RD& rd, index_type sys, index_type q) {
   using Matrix = std::remove_cv_t<std::remove_reference_t<decltype(chunk.alpha(0))>>;
   ra(sys, 2 * q) = chunk.alpha(0);
@@ -159,7 +183,7 @@ KOKKOS_INLINE_FUNCTION void store_interface_rows(Chunk& chunk, index_type m, con
 
 /// Inner rows from the two interface unknowns; writes rows [k0, k0+m) of x.
 template <class Chunk, class X, class Value>
-KOKKOS_INLINE_FUNCTION void finish_chunk(Chunk& chunk, index_type k0, index_type m, const Value& first,
+KOKKOS_FORCEINLINE_FUNCTION void finish_chunk(Chunk& chunk, index_type k0, index_type m, const Value& first,
                                          const Value& last, const X& x) {
   TRIDIAG_UNROLL
   for (index_type j = 0; j < Chunk::loop_bound(m); ++j) {

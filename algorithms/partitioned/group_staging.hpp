@@ -21,6 +21,8 @@
 #include <tridiag/core/macros.hpp>
 #include <tridiag/core/types.hpp>
 #include <tridiag/core/warp_shuffle.hpp>
+#include <tridiag/layouts/flat.hpp>
+#include <type_traits>
 
 namespace tridiag::partitioned::impl {
 
@@ -42,6 +44,12 @@ constexpr std::size_t group_staging_bytes(int team_size, int M, std::size_t scal
          static_cast<std::size_t>(team_size / 32 + 1) * 16;
 }
 
+/// True when a batch vector's positions (system * n + row) are its storage offsets (the Flat
+/// layout): the group then reads storage directly, without turning positions into (system, row)
+/// and back (64-bit index arithmetic per element that costs registers, and with them occupancy).
+template <class V>
+inline constexpr bool positions_are_offsets = std::is_same_v<typename V::layout_type, layouts::Flat>;
+
 /// One thread's view of its group's rows (positions q = system * n + row; the kernel fills in
 /// the group's range and this thread's place in it).
 template <int M, class Member>
@@ -54,7 +62,7 @@ struct GroupStaging {
   int lane, G;
   char* buffer;        ///< the group's scratch buffer
 
-  KOKKOS_FORCEINLINE_FUNCTION static int pad(index_type e) { return static_cast<int>(e + e / M); }
+  KOKKOS_FORCEINLINE_FUNCTION static int pad(int e) { return e + e / M; }
 
   KOKKOS_FORCEINLINE_FUNCTION void sync() const {
 #if defined(__CUDA_ARCH__)
@@ -70,28 +78,35 @@ struct GroupStaging {
   KOKKOS_INLINE_FUNCTION void load(const V& v, Scalar (&rows)[M], index_type m, bool owns_chunk) const {
     Scalar* buf = reinterpret_cast<Scalar*>(buffer);
     Scalar in_flight[M];
-    index_type q = q_begin + lane;
-    index_type s = q / n, i = q - s * n;
+    const int count = static_cast<int>(q_end - q_begin);  // <= G * M positions
     // All loads first, then the scratch stores: M rows per thread in flight at once.
-    TRIDIAG_UNROLL
-    for (int u = 0; u < M; ++u) {
-      if (q < q_end) in_flight[u] = v(s, i);
-      q += G;
-      i += G;
-      while (i >= n) {
-        i -= n;
-        ++s;
+    if constexpr (positions_are_offsets<V>) {
+      const auto* first = v.data() + q_begin;
+      TRIDIAG_UNROLL
+      for (int u = 0; u < M; ++u)
+        if (lane + u * G < count) in_flight[u] = first[lane + u * G];
+    } else {
+      index_type q = q_begin + lane;
+      index_type s = q / n, i = q - s * n;
+      TRIDIAG_UNROLL
+      for (int u = 0; u < M; ++u) {
+        if (lane + u * G < count) in_flight[u] = v(s, i);
+        i += G;
+        while (i >= n) {
+          i -= n;
+          ++s;
+        }
       }
     }
     TRIDIAG_UNROLL
     for (int u = 0; u < M; ++u) {
-      const index_type e = lane + static_cast<index_type>(u) * G;
-      if (q_begin + e < q_end) buf[pad(e)] = in_flight[u];
+      const int e = lane + u * G;
+      if (e < count) buf[pad(e)] = in_flight[u];
     }
     sync();
     TRIDIAG_UNROLL
     for (int j = 0; j < M; ++j)
-      if (owns_chunk && j < m) rows[j] = buf[pad(offset + j)];
+      if (owns_chunk && j < m) rows[j] = buf[pad(static_cast<int>(offset) + j)];
     sync();
   }
 
@@ -101,18 +116,25 @@ struct GroupStaging {
     Scalar* buf = reinterpret_cast<Scalar*>(buffer);
     TRIDIAG_UNROLL
     for (int j = 0; j < M; ++j)
-      if (owns_chunk && j < m) buf[pad(offset + j)] = rows[j];
+      if (owns_chunk && j < m) buf[pad(static_cast<int>(offset) + j)] = rows[j];
     sync();
-    index_type q = q_begin + lane;
-    index_type s = q / n, i = q - s * n;
-    TRIDIAG_UNROLL
-    for (int u = 0; u < M; ++u) {
-      if (q < q_end) v(s, i) = buf[pad(q - q_begin)];
-      q += G;
-      i += G;
-      while (i >= n) {
-        i -= n;
-        ++s;
+    const int count = static_cast<int>(q_end - q_begin);
+    if constexpr (positions_are_offsets<V>) {
+      auto* first = v.data() + q_begin;
+      TRIDIAG_UNROLL
+      for (int u = 0; u < M; ++u)
+        if (lane + u * G < count) first[lane + u * G] = buf[pad(lane + u * G)];
+    } else {
+      index_type q = q_begin + lane;
+      index_type s = q / n, i = q - s * n;
+      TRIDIAG_UNROLL
+      for (int u = 0; u < M; ++u) {
+        if (lane + u * G < count) v(s, i) = buf[pad(lane + u * G)];
+        i += G;
+        while (i >= n) {
+          i -= n;
+          ++s;
+        }
       }
     }
     sync();

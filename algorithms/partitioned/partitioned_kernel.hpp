@@ -91,6 +91,7 @@ struct PartitionedKernel {
     const index_type k0 = t * n / P, m = (t + 1) * n / P - k0;
     auto chunk = make_chunk(active ? s : 0, k0);
     int failed = 0, nonfinite = 0;
+    LastRow<Matrix, Value> last;
     char* scratch = scratch_base(member);
     if constexpr (Staged) {
       const auto group = staging_group(member, scratch);
@@ -102,16 +103,14 @@ struct PartitionedKernel {
       group.load(rhs, rd, m, active);
       if (active)
         failed = eliminate_chunk_rows(chunk, n, k0, m, ArrayRows<Matrix>{ra}, ArrayRows<Matrix>{rb},
-                                      ArrayRows<Matrix>{rc}, ArrayRows<Value>{rd}, nonfinite);
+                                      ArrayRows<Matrix>{rc}, ArrayRows<Value>{rd}, nonfinite, last);
     } else {
       if (active)
         failed = eliminate_chunk(chunk, n, k0, m, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
-                                 nonfinite);
+                                 nonfinite, last);
     }
     ChunkEnds<Matrix, Value> ends{{Matrix(0), Matrix(0), Value(0)}, {Matrix(0), Matrix(0), Value(0)}};
-    if (active)
-      ends = {{chunk.alpha(0), chunk.gamma(0), chunk.delta(0)},
-              {chunk.alpha(m - 1), chunk.gamma(m - 1), chunk.delta(m - 1)}};
+    if (active) ends = {{chunk.alpha(0), chunk.gamma(0), chunk.delta(0)}, {last.alpha, last.gamma, last.delta}};
     Outcome outcome;
     if constexpr (Lanes == Exchange::shuffles) {
       outcome = solve_interface_with(ShuffleExchange{P}, t, k0, m, active, failed, nonfinite, ends);
