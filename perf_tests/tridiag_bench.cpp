@@ -47,8 +47,9 @@ void write_csv_header(BenchContext& ctx) {
       "bytes / time_ms; pct_of_copy_bw = useful_GBps / copy reference of this run (device deep_copy for a GPU row, "
       "host triad for a host row)");
   ctx.csv.comment(
-      "speedup_vs_X = median time of X / median time of the row; sequential = thomas on Kokkos::Serial, flat "
-      "layout (empty where skipped: above 2e8 unknowns without --full); openmp = thomas on Kokkos::OpenMP, flat "
+      "speedup_vs_X = median time of X / median time of the row; sequential = the textbook Thomas algorithm on "
+      "one core, one system after another, flat layout (tridiag sweep; the hines sweep's is the sequential Hines "
+      "solver; empty where skipped: above 2e8 unknowns without --full); openmp = thomas on Kokkos::OpenMP, flat "
       "layout, all threads; cusparse_interleaved = fastest of gtsvInterleavedBatch algorithms 0, 1, 2; "
       "cusparse_strided = gtsv2StridedBatch");
   ctx.csv.comment(
