@@ -5,7 +5,7 @@
 // (partitioned_kernel.hpp).
 //
 // Two uses:
-//  * medium systems on a GPU (n up to 4,096): P = n / 4 threads per system (a power of two, at
+//  * medium systems on a GPU (n up to 4,096): P = n / 8 threads per system (a power of two, at
 //    most 256), chunks of at most 4, 8 or 16 rows in registers, loaded and stored coalesced
 //    through per-warp scratch (group_staging.hpp), the interface system solved with warp
 //    shuffles (P <= 32) or team scratch: each value of a, b, c, d is read once and x written
@@ -34,7 +34,7 @@ namespace tridiag::partitioned {
 struct Options {
   int threads_per_system = 0;  ///< P: chunks per system (team threads per system)
   int systems_per_team = 0;    ///< S: systems solved by one team (at most: fewer where registers or scratch run out)
-  int rows_per_thread = 4;     ///< target chunk length on GPUs (4 measured best on the H100, docs/performance.md)
+  int rows_per_thread = 8;     ///< target chunk length on GPUs (8 with staged loads measured best on the H100, docs/performance.md)
   /// Where chunk coefficients live: automatic (registers on GPUs when chunks are short, global
   /// workspace otherwise), or forced (for tests and benchmarks). Registers hold at most 16 rows.
   enum class ChunkStorage { automatic, registers, workspace } chunk_storage = ChunkStorage::automatic;
@@ -97,6 +97,9 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
     P = systems >= threads ? 1 : (threads + systems - 1) / (systems > 0 ? systems : 1);
   } else {
     // GPU: about rows_per_thread rows per thread, P a power of two (warp shuffles), at most 256.
+    // Rows per thread set how many loads each thread has in flight when a group stages its
+    // chunks one array at a time: 4 left the H100 waiting on memory (29-35% of copy at 256,000
+    // systems, commit 4abb949), 8 is the prototype's best (docs/experiments).
     P = impl::power_of_two_at_least((n + opts.rows_per_thread - 1) / opts.rows_per_thread);
     while (P > 1 && P > max_p) P /= 2;
     if (P > 256) P = 256;
