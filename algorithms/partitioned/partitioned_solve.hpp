@@ -5,8 +5,8 @@
 // (partitioned_kernel.hpp).
 //
 // Two uses:
-//  * medium systems on a GPU (n up to 4,096): P = n / 8 threads per system (a power of two, at
-//    most 256), chunks of at most 4, 8 or 16 rows in registers, loaded and stored coalesced
+//  * medium systems on a GPU (n up to 4,096): P = n / 8 (double) or n / 4 (float) threads per
+//    system (a power of two, at most 256), chunks of at most 4, 8 or 16 rows in registers, loaded and stored coalesced
 //    through per-warp scratch (group_staging.hpp), the interface system solved with warp
 //    shuffles (P <= 32) or team scratch: each value of a, b, c, d is read once and x written
 //    once (5 values of traffic per unknown against 9 for one thread per system). The Flat
@@ -34,7 +34,7 @@ namespace tridiag::partitioned {
 struct Options {
   int threads_per_system = 0;  ///< P: chunks per system (team threads per system)
   int systems_per_team = 0;    ///< S: systems solved by one team (at most: fewer where registers or scratch run out)
-  int rows_per_thread = 8;     ///< target chunk length on GPUs (8 with staged loads measured best on the H100, docs/performance.md)
+  int rows_per_thread = 0;     ///< target chunk length on GPUs; 0: 8 for 8-byte scalars, 4 for 4-byte ones (measured best on the H100, docs/performance.md)
   /// Where chunk coefficients live: automatic (registers on GPUs when chunks are short, global
   /// workspace otherwise), or forced (for tests and benchmarks). Registers hold at most 16 rows.
   enum class ChunkStorage { automatic, registers, workspace } chunk_storage = ChunkStorage::automatic;
@@ -98,9 +98,11 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   } else {
     // GPU: about rows_per_thread rows per thread, P a power of two (warp shuffles), at most 256.
     // Rows per thread set how many loads each thread has in flight when a group stages its
-    // chunks one array at a time: 4 left the H100 waiting on memory (29-35% of copy at 256,000
-    // systems, commit 4abb949), 8 is the prototype's best (docs/experiments).
-    P = impl::power_of_two_at_least((n + opts.rows_per_thread - 1) / opts.rows_per_thread);
+    // chunks one array at a time, and the registers a thread needs. H100, 256,000 systems: double
+    // 29-35% of copy with 4 rows (commit 4abb949), 36-40% with 8 (844c38b); float 29-34% with 4,
+    // 21-24% with 8.
+    const index_type rows = opts.rows_per_thread > 0 ? opts.rows_per_thread : (value_bytes >= 8 ? 8 : 4);
+    P = impl::power_of_two_at_least((n + rows - 1) / rows);
     while (P > 1 && P > max_p) P /= 2;
     if (P > 256) P = 256;
   }
@@ -244,8 +246,8 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "partitioned::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "partitioned::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
-  require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread > 0, where,
-          "options must be non-negative (rows_per_thread positive): threads_per_system=", opts.threads_per_system,
+  require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread >= 0, where,
+          "options must be non-negative: threads_per_system=", opts.threads_per_system,
           ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);
   require(opts.split_chunk_rows >= 3, where, "split_chunk_rows must be at least 3 (got ", opts.split_chunk_rows,
           "): shorter chunks would not shorten the interface system");
