@@ -16,7 +16,7 @@
 #   vbatch      variable batches: CP / NCP (padded, ragged) / size-aware, ranges      ~6 s    20 s
 #               256-512, 64-128, 1-512, 2,560 .. 256,000 systems, float and double
 #   constant    constant coefficients, the tridiag grid                              ~13 s    25 s
-#   long        the partitioned solver's long systems: 1, 16, 128 systems x 16,384,  ~62 s    85 s
+#   long        the partitioned solver's long systems: 1, 16, 128 systems x 16,384, ~117 s   130 s
 #               262,144 and 1,000,000 rows, double (reps 5); thomas and cyclic rows
 #               are skipped above 16,384 rows (tridiag-bench --help), partitioned,
 #               auto, cuSPARSE and the baselines stay
@@ -27,7 +27,9 @@
 #   host        tridiag on the 16 host cores (OpenMP): 25,600 and 256,000 systems x  ~76 s   110 s
 #               64 and 512, double (HOST_PRECISION), every algorithm x layout
 #   hines_host  hines on the host cores: 25,600 neurons, big-high and mixed6, double ~37 s    50 s
-#                                                                            total  ~362 s   520 s
+#                                                                            total  ~417 s   565 s
+# Measured at eec299d and 4abb949 (docs/results/h100_device_bench_steps_eec299d.tsv): 317 s in all,
+# the long step cut at 85 s there; alone at 4abb949 it took 117 s, hence its limit of 130 s.
 # Estimates: from the H100 runs in docs/results (time_ms of every row; a measurement costs its
 # warm-up plus clamp(ceil(0.5 s / t), 3, reps) timed runs since the time-bounded repetitions),
 # plus the overhead those runs showed (process start, copy reference, data generation: ~7 s for
@@ -100,7 +102,7 @@ step vbatch "${VBATCH_S:-${EXTRA_SWEEP_S:-20}}" vbatch_gpu.csv bench_vbatch_gpu.
   vbatch --exec cuda --reps "$reps" "${budget[@]}" ${ranges[@]+"${ranges[@]}"}
 step constant "${CONSTANT_S:-${EXTRA_SWEEP_S:-25}}" constant_gpu.csv bench_constant_gpu.log -- \
   constant --exec cuda --reps "$reps" "${budget[@]}"
-step long "${LONG_SWEEP_S:-85}" tridiag_long_gpu.csv bench_long_gpu.log -- \
+step long "${LONG_SWEEP_S:-130}" tridiag_long_gpu.csv bench_long_gpu.log -- \
   tridiag --exec cuda --systems 1,16,128 --n 16384,262144,1000000 --precision double --reps "$long_reps" "${budget[@]}"
 step hines "${HINES_GPU_S:-140}" hines_gpu.csv bench_hines_gpu.log -- \
   hines --exec cuda --precision double,float --reps "$hines_reps" "${budget[@]}" ${morphologies[@]+"${morphologies[@]}"}
