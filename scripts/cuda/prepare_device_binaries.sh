@@ -11,7 +11,7 @@
 #   build-cuda/unit_tests/<family>/tridiag_unit_<family>  with --tests: unit-test binaries to run
 #                                                       there from the repository root (they find the
 #                                                       SWC cells at the relative .device/shared)
-# Then: run(command="tar xJf build-carry/bench.tar.xz && SWEEPS=... bash scripts/cuda/device_bench.sh",
+# Then: run(command="tar xJf build-carry/bench.tar.xz && bash scripts/cuda/device_bench.sh", (every sweep, or SWEEPS=... for some)
 #           carry=["build-carry"]). cuSPARSE and cudart come from the GPU machine's CUDA 13.
 #
 # usage: scripts/cuda/prepare_device_binaries.sh [--arch sm_90] [--jobs N] [--tests "thomas hines_population"]
