@@ -62,10 +62,11 @@ struct ShuffleExchange {
   KOKKOS_FORCEINLINE_FUNCTION void fence_scratch_reuse() const {}
 };
 
-/// Team scratch of a ScratchExchange: one interface row per team thread and one int per system.
-template <class Matrix, class Value>
-constexpr std::size_t scratch_exchange_bytes(int team_size, int systems_per_team) {
-  return static_cast<std::size_t>(team_size) * (2 * sizeof(Matrix) + sizeof(Value)) +
+/// Team scratch of a ScratchExchange (matrix and right-hand-side scalars of the given sizes): one
+/// interface row per team thread and one int per system.
+constexpr std::size_t scratch_exchange_bytes(int team_size, int systems_per_team, std::size_t matrix_bytes,
+                                             std::size_t value_bytes) {
+  return static_cast<std::size_t>(team_size) * (2 * matrix_bytes + value_bytes) +
          static_cast<std::size_t>(systems_per_team) * sizeof(int) + 4 * 16;  // 16-byte alignment of each part
 }
 

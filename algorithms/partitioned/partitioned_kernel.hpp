@@ -49,11 +49,9 @@ inline std::size_t partitioned_scratch_bytes_for(int team_size, int P, int stage
                                                  std::size_t matrix_bytes, std::size_t value_bytes) {
   const std::size_t larger = matrix_bytes > value_bytes ? matrix_bytes : value_bytes;
   const std::size_t staging = staged_rows > 0 ? group_staging_bytes(team_size, staged_rows, larger) : 0;
-  const int systems = (team_size + P - 1) / P;
-  const std::size_t lanes =
-      exchange == Exchange::scratch
-          ? static_cast<std::size_t>(team_size) * (2 * matrix_bytes + value_bytes) + systems * sizeof(int) + 4 * 16
-          : 0;
+  const std::size_t lanes = exchange == Exchange::scratch
+                                ? scratch_exchange_bytes(team_size, (team_size + P - 1) / P, matrix_bytes, value_bytes)
+                                : 0;
   return staging > lanes ? staging : lanes;
 }
 template <class Matrix, class Value>
