@@ -6,16 +6,22 @@
 // cache lines, and the L1 cache thrashes before the other rows of those lines are used. But the
 // chunks of a group of consecutive team threads (a warp on a GPU) are consecutive rows of
 // consecutive systems: one contiguous range of positions q = system * n + row. The group reads
-// that range with consecutive threads on consecutive positions (one 128-byte line per 16 doubles
-// on the Flat layout), puts it in a scratch buffer, and each thread takes its chunk from there;
-// stores go the same way back. Measured on the H100 (../shared/notes/h100-reference.md, and the
-// prototype in docs/performance.md): the direct loads reach 80% of copy bandwidth at M = 16 where
-// the staged ones reach 104%.
+// that range of a, b, c and d with consecutive threads on consecutive positions (one 128-byte line
+// per 16 doubles on the Flat layout), all four arrays at once (4 M values per thread in flight),
+// into four scratch slabs; each thread's chunk elimination then reads its rows from the slabs
+// (rows()), and the solution goes back the same way (store). Measured on the H100
+// (../shared/notes/h100-reference.md, and the prototype in docs/performance.md): the direct
+// loads reach 80% of copy bandwidth at M = 16 where the staged ones reach 104%.
 //
-// The buffer pads one slot after every M positions, so that threads reading their own chunks
-// (M apart) hit distinct shared-memory banks. On a GPU a group is a warp, ordered by __syncwarp;
-// on host backends the whole team is one group, ordered by team barriers (same code, no gain:
-// host solves do not stage by default).
+// Why the rows stay in scratch rather than in registers: copied into per-thread arrays, the four
+// arrays of 8 doubles and the chunk's three took the staged kernel to 212 registers (one team of
+// 256 threads per H100 multiprocessor); read from scratch, only the chunk's three arrays live in
+// registers.
+//
+// A slab pads one slot after every M positions, so that threads reading their own chunks (M
+// apart) hit distinct shared-memory banks. On a GPU a group is a warp, ordered by __syncwarp; on
+// host backends the whole team is one group, ordered by team barriers (same code, no gain: host
+// solves do not stage by default).
 
 #include <Kokkos_Core.hpp>
 #include <tridiag/core/macros.hpp>
@@ -37,11 +43,19 @@ KOKKOS_FORCEINLINE_FUNCTION int staging_group_size(const Member& member) {
 #endif
 }
 
-/// Scratch bytes the staging of a team needs: team_size * (M + 1) scalars of the larger of the
-/// two scalar types, in 16-byte aligned group buffers.
-constexpr std::size_t group_staging_bytes(int team_size, int M, std::size_t scalar_bytes) {
-  return static_cast<std::size_t>(team_size) * static_cast<std::size_t>(M + 1) * scalar_bytes +
-         static_cast<std::size_t>(team_size / 32 + 1) * 16;
+/// Arrays a group stages at once: a, b, c and d (the solution reuses the first slab).
+inline constexpr int staged_arrays = 4;
+
+/// Bytes of one slab of a group of G threads: G * (M + 1) scalars, rounded up to 16 bytes.
+KOKKOS_INLINE_FUNCTION constexpr std::size_t staging_slab_bytes(int G, int M, std::size_t scalar_bytes) {
+  return (static_cast<std::size_t>(G) * static_cast<std::size_t>(M + 1) * scalar_bytes + 15) / 16 * 16;
+}
+
+/// Scratch bytes the staging of a team of `team_size` threads needs (groups of `group_size`
+/// threads; scalars of `scalar_bytes`, the larger of the matrix's and the right-hand side's).
+constexpr std::size_t group_staging_bytes(int team_size, int group_size, int M, std::size_t scalar_bytes) {
+  const int groups = (team_size + group_size - 1) / group_size;
+  return static_cast<std::size_t>(groups) * staged_arrays * staging_slab_bytes(group_size, M, scalar_bytes);
 }
 
 /// True when a batch vector's positions (system * n + row) are its storage offsets (the Flat
@@ -58,9 +72,10 @@ struct GroupStaging {
   index_type n;        ///< rows per system (>= 2)
   index_type q_begin;  ///< the group's first position
   index_type q_end;    ///< one past the group's last position (clipped to the batch)
-  index_type offset;   ///< this thread's chunk start minus q_begin
+  int offset;          ///< this thread's chunk start minus q_begin (< G * M)
   int lane, G;
-  char* buffer;        ///< the group's scratch buffer
+  char* buffer;        ///< the group's scratch: staged_arrays slabs of slab_bytes
+  int slab_bytes;
 
   KOKKOS_FORCEINLINE_FUNCTION static int pad(int e) { return e + e / M; }
 
@@ -72,14 +87,42 @@ struct GroupStaging {
 #endif
   }
 
-  /// rows[j] = v(system, row) for the j < m rows of this thread's chunk, read by the group.
-  /// Every thread of the team calls it; `owns_chunk` false for threads without a system.
-  template <class Scalar, class V>
-  KOKKOS_INLINE_FUNCTION void load(const V& v, Scalar (&rows)[M], index_type m, bool owns_chunk) const {
-    Scalar* buf = reinterpret_cast<Scalar*>(buffer);
+  template <class Scalar>
+  KOKKOS_FORCEINLINE_FUNCTION Scalar* slab(int k) const {
+    return reinterpret_cast<Scalar*>(buffer + k * slab_bytes);
+  }
+
+  /// Row j of this thread's chunk in one slab (what eliminate_chunk_rows reads).
+  template <class Scalar>
+  struct Rows {
+    const Scalar* slab;
+    int offset;
+    KOKKOS_FORCEINLINE_FUNCTION const Scalar& operator()(index_type j) const {
+      return slab[pad(offset + static_cast<int>(j))];
+    }
+  };
+  template <class Scalar>
+  KOKKOS_FORCEINLINE_FUNCTION Rows<Scalar> rows(int k) const {
+    return {slab<Scalar>(k), offset};
+  }
+
+  /// Reads the group's positions of a, b, c and d into slabs 0..3. Every thread of the team
+  /// calls it; afterwards rows<>(0..3) give this thread's chunk rows.
+  template <class A, class B, class C, class D>
+  KOKKOS_INLINE_FUNCTION void load(const A& a, const B& b, const C& c, const D& d) const {
+    load_slab(a, 0);
+    load_slab(b, 1);
+    load_slab(c, 2);
+    load_slab(d, 3);
+    sync();
+  }
+
+  /// The group's positions of v into slab k (M values per thread in flight).
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void load_slab(const V& v, int k) const {
+    using Scalar = typename V::value_type;
     Scalar in_flight[M];
     const int count = static_cast<int>(q_end - q_begin);  // <= G * M positions
-    // All loads first, then the scratch stores: M rows per thread in flight at once.
     if constexpr (positions_are_offsets<V>) {
       const auto* first = v.data() + q_begin;
       TRIDIAG_UNROLL
@@ -98,25 +141,23 @@ struct GroupStaging {
         }
       }
     }
+    Scalar* buf = slab<Scalar>(k);
     TRIDIAG_UNROLL
     for (int u = 0; u < M; ++u) {
       const int e = lane + u * G;
       if (e < count) buf[pad(e)] = in_flight[u];
     }
-    sync();
-    TRIDIAG_UNROLL
-    for (int j = 0; j < M; ++j)
-      if (owns_chunk && j < m) rows[j] = buf[pad(static_cast<int>(offset) + j)];
-    sync();
   }
 
-  /// v(system, row) = rows[j] for the j < m rows of this thread's chunk, written by the group.
+  /// v(system, row) = rows[j] for the j < m rows of this thread's chunk, written by the group
+  /// through slab 0 (the group's reads of the slabs must be over: the first sync).
   template <class Scalar, class V>
   KOKKOS_INLINE_FUNCTION void store(const V& v, const Scalar (&rows)[M], index_type m, bool owns_chunk) const {
-    Scalar* buf = reinterpret_cast<Scalar*>(buffer);
+    Scalar* buf = slab<Scalar>(0);
+    sync();
     TRIDIAG_UNROLL
     for (int j = 0; j < M; ++j)
-      if (owns_chunk && j < m) buf[pad(static_cast<int>(offset) + j)] = rows[j];
+      if (owns_chunk && j < m) buf[pad(offset + j)] = rows[j];
     sync();
     const int count = static_cast<int>(q_end - q_begin);
     if constexpr (positions_are_offsets<V>) {

@@ -42,21 +42,26 @@ struct WorkspaceChunkMaker {
 /// How threads exchange interface rows (lane_exchange.hpp).
 enum class Exchange { shuffles, scratch };
 
-/// Team scratch bytes of one team of PartitionedKernel: the staging buffers and the exchange
-/// buffers share the same scratch (the exchange starts after the loads and ends before the
-/// stores). staged_rows: the register chunk length when staged, else 0.
-inline std::size_t partitioned_scratch_bytes_for(int team_size, int P, int staged_rows, Exchange exchange,
-                                                 std::size_t matrix_bytes, std::size_t value_bytes) {
+/// Team scratch bytes of one team of PartitionedKernel: the staging slabs and the exchange
+/// buffers share the same scratch (the exchange starts after the chunk elimination has read the
+/// slabs, and ends before the solution is stored through them). staged_rows: the register chunk
+/// length when staged, else 0; group_size: threads of a staging group (a warp on GPUs, the team
+/// elsewhere: staging_group_size).
+inline std::size_t partitioned_scratch_bytes_for(int team_size, int group_size, int P, int staged_rows,
+                                                 Exchange exchange, std::size_t matrix_bytes,
+                                                 std::size_t value_bytes) {
   const std::size_t larger = matrix_bytes > value_bytes ? matrix_bytes : value_bytes;
-  const std::size_t staging = staged_rows > 0 ? group_staging_bytes(team_size, staged_rows, larger) : 0;
+  const std::size_t staging = staged_rows > 0 ? group_staging_bytes(team_size, group_size, staged_rows, larger) : 0;
   const std::size_t lanes = exchange == Exchange::scratch
                                 ? scratch_exchange_bytes(team_size, (team_size + P - 1) / P, matrix_bytes, value_bytes)
                                 : 0;
   return staging > lanes ? staging : lanes;
 }
-template <class Matrix, class Value>
+template <class ExecSpace, class Matrix, class Value>
 std::size_t partitioned_scratch_bytes(int team_size, int P, int staged_rows, Exchange exchange) {
-  return partitioned_scratch_bytes_for(team_size, P, staged_rows, exchange, sizeof(Matrix), sizeof(Value));
+  const int group_size = compat::runs_in_warps<ExecSpace> ? 32 : team_size;
+  return partitioned_scratch_bytes_for(team_size, group_size, P, staged_rows, exchange, sizeof(Matrix),
+                                       sizeof(Value));
 }
 
 template <class ExecSpace, class Matrix, class Value, bool Staged, Exchange Lanes, class A, class B, class C,
@@ -86,22 +91,17 @@ struct PartitionedKernel {
       if (active && t == 0) solve_single_row(s);
       return;
     }
-    const index_type k0 = t * n / P, m = (t + 1) * n / P - k0;
+    const index_type k0 = chunk_row(t), m = chunk_row(t + 1) - k0;
     auto chunk = make_chunk(active ? s : 0, k0);
     int failed = 0, nonfinite = 0;
     LastRow<Matrix, Value> last;
     char* scratch = scratch_base(member);
     if constexpr (Staged) {
       const auto group = staging_group(member, scratch);
-      Matrix ra[M], rb[M], rc[M];
-      Value rd[M];
-      group.load(a, ra, m, active);
-      group.load(b, rb, m, active);
-      group.load(c, rc, m, active);
-      group.load(rhs, rd, m, active);
+      group.load(a, b, c, rhs);
       if (active)
-        failed = eliminate_chunk_rows(chunk, n, k0, m, ArrayRows<Matrix>{ra}, ArrayRows<Matrix>{rb},
-                                      ArrayRows<Matrix>{rc}, ArrayRows<Value>{rd}, nonfinite, last);
+        failed = eliminate_chunk_rows(chunk, n, k0, m, group.template rows<Matrix>(0), group.template rows<Matrix>(1),
+                                      group.template rows<Matrix>(2), group.template rows<Value>(3), nonfinite, last);
     } else {
       if (active)
         failed = eliminate_chunk(chunk, n, k0, m, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
@@ -183,12 +183,22 @@ struct PartitionedKernel {
     }
   }
 
+  /// The first row of chunk t of a system: t * n / P, in 32 bits for register chunks (n <= 16 P
+  /// <= 4,096): a 64-bit division is a long instruction sequence that costs registers.
+  KOKKOS_FORCEINLINE_FUNCTION index_type chunk_row(int t) const {
+    if constexpr (M > 0) {
+      return t * static_cast<int>(n) / P;
+    } else {
+      return t * n / P;
+    }
+  }
+
   /// First position (system * n + row) of team rank r's chunk, and one past its last.
   KOKKOS_FORCEINLINE_FUNCTION index_type chunk_begin(const Member& member, int r) const {
-    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + (r % P) * n / P;
+    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + chunk_row(r % P);
   }
   KOKKOS_FORCEINLINE_FUNCTION index_type chunk_end(const Member& member, int r) const {
-    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + (r % P + 1) * n / P;
+    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + chunk_row(r % P + 1);
   }
 
   /// This thread's staging group: its range of positions and its part of the scratch.
@@ -202,9 +212,9 @@ struct PartitionedKernel {
     const index_type q_begin = chunk_begin(member, first);
     const index_type end = chunk_end(member, last);
     const std::size_t larger = sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value);
-    const std::size_t group_bytes = (static_cast<std::size_t>(G) * (M + 1) * larger + 15) / 16 * 16;
-    return {member,  n, q_begin, end < total ? end : total, chunk_begin(member, rank) - q_begin, lane, G,
-            scratch + (first / G) * group_bytes};
+    const int slab = static_cast<int>(staging_slab_bytes(G, M > 0 ? M : 1, larger));
+    return {member, n, q_begin, end < total ? end : total, static_cast<int>(chunk_begin(member, rank) - q_begin),
+            lane, G, scratch + (first / G) * staged_arrays * slab, slab};
   }
 
   KOKKOS_INLINE_FUNCTION void solve_single_row(index_type s) const {

@@ -151,14 +151,17 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   const auto exchange = p.shuffles ? impl::Exchange::shuffles : impl::Exchange::scratch;
   const std::size_t larger = matrix_bytes > value_bytes ? matrix_bytes : value_bytes;
   const std::size_t exchange_bytes =
-      impl::partitioned_scratch_bytes_for(p.team_size, p.threads_per_system, 0, exchange, matrix_bytes, value_bytes);
+      impl::partitioned_scratch_bytes_for(p.team_size, warps ? 32 : p.team_size, p.threads_per_system, 0, exchange,
+                                          matrix_bytes, value_bytes);
   require(exchange_bytes <= limit, "partitioned::plan", p.team_size,
           " threads per team need more team scratch for the interface system (", exchange_bytes, " bytes) than the ",
           limit, " available");
   if (p.register_rows != 0 && opts.staging != Options::Staging::global && n >= 2 &&
       (opts.staging == Options::Staging::scratch || !host)) {
     // Fewer systems per team rather than no staging: staging is what makes the loads coalesced.
-    auto fits_in_scratch = [&] { return impl::group_staging_bytes(p.team_size, p.register_rows, larger) <= limit; };
+    auto fits_in_scratch = [&] {
+      return impl::group_staging_bytes(p.team_size, warps ? 32 : p.team_size, p.register_rows, larger) <= limit;
+    };
     while (!fits_in_scratch() && p.systems_per_team > 1) {
       p.systems_per_team /= 2;
       const int threads = p.threads_per_system * p.systems_per_team;
@@ -190,10 +193,15 @@ void launch_kernel(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& 
   const index_type nsys = matrix.systems();
   Kernel kernel{nsys, matrix.rows(), p.threads_per_system, p.systems_per_team, matrix.lower, matrix.diag,
                 matrix.upper, rhs, x, status, make_chunk};
+  // Staged kernels are compiled for two teams of 256 threads per multiprocessor (at most 128
+  // registers on NVIDIA GPUs): left free, nvcc hoists the loads of all four arrays and gives the
+  // 8-row double kernel 144 registers (ptxas), one team per multiprocessor; bounded it needs no
+  // spills. Without staging the bound would spill (16-row chunks), so those kernels stay free.
+  using Policy = std::conditional_t<Staged, Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 2>>,
+                                    Kokkos::TeamPolicy<ExecSpace>>;
   // The kernel's registers may allow fewer threads per team than the plan asked for: fewer
   // systems per team then (a team must still hold all P threads of one system).
-  const int max_team =
-      Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
+  const int max_team = Policy(exec, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
   int team_size = p.team_size;
   while (team_size > max_team && kernel.S > 1) {
     kernel.S /= 2;
@@ -203,8 +211,8 @@ void launch_kernel(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& 
   require(team_size <= max_team, "partitioned::solve", p.threads_per_system,
           " threads per system are more than the ", max_team, " threads a team of this kernel can have here");
   const index_type S = kernel.S;
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>((nsys + S - 1) / S), team_size);
-  const std::size_t bytes = partitioned_scratch_bytes<Matrix, Value>(team_size, p.threads_per_system,
+  Policy policy(exec, static_cast<int>((nsys + S - 1) / S), team_size);
+  const std::size_t bytes = partitioned_scratch_bytes<ExecSpace, Matrix, Value>(team_size, p.threads_per_system,
                                                                      Staged ? Maker::register_rows : 0, Lanes);
   if (bytes > 0) policy.set_scratch_size(0, Kokkos::PerTeam(bytes + 16));  // + 16: alignment of the base
   Kokkos::parallel_for("tridiag::partitioned::solve", policy, kernel);
