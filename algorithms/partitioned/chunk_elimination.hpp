@@ -165,22 +165,6 @@ KOKKOS_FORCEINLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, inde
                               ChunkRows<D>{d, k0}, nonfinite_row, last);
 }
 
-/// Writes the chunk's first and last row (unit diagonal) as rows 2q and 2q+1 of system `sys` of
-/// the interface system (ra, rb, rc, rd: anything indexed (system, row)).
-template <class Chunk, class RA, class RB, class RC, class RD>
-KOKKOS_FORCEINLINE_FUNCTION void store_interface_rows(Chunk& chunk, index_type m, const RA& ra, const RB& rb, const RC& rc,
-                                                 const RD& rd, index_type sys, index_type q) {
-  using Matrix = std::remove_cv_t<std::remove_reference_t<decltype(chunk.alpha(0))>>;
-  ra(sys, 2 * q) = chunk.alpha(0);
-  rb(sys, 2 * q) = Matrix(1);
-  rc(sys, 2 * q) = chunk.gamma(0);
-  rd(sys, 2 * q) = chunk.delta(0);
-  ra(sys, 2 * q + 1) = chunk.alpha(m - 1);
-  rb(sys, 2 * q + 1) = Matrix(1);
-  rc(sys, 2 * q + 1) = chunk.gamma(m - 1);
-  rd(sys, 2 * q + 1) = chunk.delta(m - 1);
-}
-
 /// Inner rows from the two interface unknowns; writes rows [k0, k0+m) of x.
 template <class Chunk, class X, class Value>
 KOKKOS_FORCEINLINE_FUNCTION void finish_chunk(Chunk& chunk, index_type k0, index_type m, const Value& first,

@@ -24,6 +24,7 @@
 // solves do not stage by default).
 
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 #include <tridiag/core/macros.hpp>
 #include <tridiag/core/types.hpp>
 #include <tridiag/core/warp_shuffle.hpp>
@@ -41,6 +42,15 @@ KOKKOS_FORCEINLINE_FUNCTION int staging_group_size(const Member& member) {
 #else
   return member.team_size();
 #endif
+}
+
+/// The team's level-0 scratch, 16-byte aligned (launches ask for 16 bytes more than they use).
+template <class ExecSpace, class Member>
+KOKKOS_INLINE_FUNCTION char* aligned_team_scratch(const Member& member) {
+  using Bytes = Kokkos::View<char*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  char* p = Bytes(member.team_scratch(0), 1).data();
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  return p + ((16 - address % 16) % 16);
 }
 
 /// Arrays a group stages at once: a, b, c and d (the solution reuses the first slab).

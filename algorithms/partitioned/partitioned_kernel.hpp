@@ -172,14 +172,11 @@ struct PartitionedKernel {
 
   /// This team's scratch, 16-byte aligned (the launch asks for 16 bytes more than it uses).
   KOKKOS_INLINE_FUNCTION static char* scratch_base(const Member& member) {
-    using Bytes = Kokkos::View<char*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
     if constexpr (!Staged && Lanes == Exchange::shuffles) {
       (void)member;
       return nullptr;
     } else {
-      char* p = Bytes(member.team_scratch(0), 1).data();
-      const auto address = reinterpret_cast<std::uintptr_t>(p);
-      return p + ((16 - address % 16) % 16);
+      return aligned_team_scratch<ExecSpace>(member);
     }
   }
 

@@ -12,9 +12,9 @@
 //    once (5 values of traffic per unknown against 9 for one thread per system). The Flat
 //    layout gives the group's rows one contiguous range of memory (coalesced); other layouts are
 //    correct but slower here.
-//  * long systems (n from thousands to millions): chunks of any length with their coefficients in
-//    a global workspace; a team of up to 256 threads per system, or, when the systems are too
-//    few to fill a GPU that way, chunks spread over the whole device (split_solve.hpp).
+//  * long systems (n from thousands to millions): on GPUs, chunks of at most 16 rows spread over the
+//    whole device, the interface system solved by this solver again (split_solve.hpp); on host
+//    spaces, one team per system with chunks of any length in a global workspace.
 // Stable without pivoting for diagonally dominant matrices. Status codes as for Thomas: k > 0 bad
 // pivot at (1-based) row k (a chunk row, or the last row of a chunk whose interface row failed),
 // -k first non-finite value at row k.
@@ -44,12 +44,14 @@ struct Options {
   /// m rows apart and the L1 cache thrashes (80% of copy bandwidth against 104% staged for
   /// 16-row chunks on the H100, docs/performance.md).
   enum class Staging { automatic, scratch, global } staging = Staging::automatic;
-  /// Few long systems: cut every system into chunks of split_chunk_rows (>= 3) rows spread over
-  /// the whole device, the interface system solved by this solver again (split_solve.hpp), rather
-  /// than one team per system. Automatic: on GPUs when the chunks would not fit in registers and
-  /// the systems are too few to give the device a team each per 256 threads it runs.
+  /// Long systems: cut every system into chunks of at most split_chunk_rows (3 .. 16) rows, one
+  /// chunk per thread of the whole device, their coefficients in registers and their loads and
+  /// stores coalesced through scratch; the interface system is solved by this solver again
+  /// (split_solve.hpp), rather than one team per system walking chunks of n / P rows from a
+  /// global workspace. Automatic: on GPUs whenever the chunks of a team per system would not fit
+  /// in registers (n above 16 x 256 rows).
   enum class Split { automatic, always, never } split = Split::automatic;
-  int split_chunk_rows = 32;
+  int split_chunk_rows = 8;
 };
 
 /// What a solve will do, for benchmarks and logs.
@@ -142,7 +144,7 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
     if (opts.split == Options::Split::always) {
       p.split = true;
     } else if (opts.split == Options::Split::automatic && !host && p.register_rows == 0) {
-      p.split = systems * 256 < threads;
+      p.split = true;
     }
   }
   // Warp shuffles: a system's threads must be aligned lanes of one warp.
@@ -257,8 +259,8 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread >= 0, where,
           "options must be non-negative: threads_per_system=", opts.threads_per_system,
           ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);
-  require(opts.split_chunk_rows >= 3, where, "split_chunk_rows must be at least 3 (got ", opts.split_chunk_rows,
-          "): shorter chunks would not shorten the interface system");
+  require(opts.split_chunk_rows >= 3 && opts.split_chunk_rows <= 16, where, "split_chunk_rows must be 3 .. 16 (got ",
+          opts.split_chunk_rows, "): shorter chunks would not shorten the interface system, longer ones do not fit in registers");
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0 || n == 0) return;
   const Plan p = plan(exec, nsys, n, opts, sizeof(MatrixScalar), sizeof(RhsScalar));

@@ -1,99 +1,138 @@
 #pragma once
-// The partitioned solver spread over the whole device, for batches of a few very long systems
-// (one team per system would leave all but a few multiprocessors idle).
+// The partitioned solver spread over the whole device, for long systems (one team per system
+// would leave all but a few multiprocessors idle, or walk chunks far too long for registers).
 //
-// Three steps, each a flat RangePolicy over the chunks of every system:
-//  1. every chunk of m consecutive rows is reduced by the modified Thomas pass of
-//     chunk_elimination.hpp (its coefficients kept in a global workspace, delta in x), and writes
-//     its first and last row into a reduced batch: 2 rows per chunk, tridiagonal again, with unit
-//     diagonal;
-//  2. the reduced batch (2 n / m rows per system) is solved by partitioned::solve itself: a team
-//     per system once it is short enough, split again otherwise;
-//  3. every chunk finishes its inner rows from its two interface unknowns.
+// Every system is cut into chunks of at most chunk_rows (<= 16) consecutive rows; thread g of a
+// launch owns chunk g of the batch (chunk q of system s is g = s * C + q), so the chunks of a warp
+// are one contiguous range of positions, loaded and stored coalesced through scratch
+// (group_staging.hpp) as in the team kernel. Three steps:
+//  1. reduce: every chunk is reduced by the modified Thomas pass of chunk_elimination.hpp (its
+//     coefficients in registers) and writes its first and last row into a reduced batch: 2 rows
+//     per chunk, tridiagonal again, with unit diagonal;
+//  2. the reduced batch (2 C rows per system) is solved by partitioned::solve itself: a team per
+//     system once it is short enough, split again otherwise;
+//  3. finish: every chunk is reduced again and finishes its rows from its two interface unknowns.
+//     Reading a, b, c and d twice (8 values per row) costs less than writing the chunk's three
+//     coefficients to a workspace and reading them back (4 + 3 + 3), and needs no workspace.
 // Same arithmetic per chunk as the team kernel; stable for diagonally dominant matrices (the
 // reduced system of a diagonally dominant matrix is diagonally dominant again). Status codes as
-// for Thomas: the first failing (1-based) row, or -row of the first non-finite value.
+// for Thomas: the first failing (1-based) row, or -row of the first non-finite value. x may be
+// the right-hand side (in place): a group reads its positions of d before it stores x there.
 
 #include <Kokkos_Core.hpp>
 #include <climits>
 #include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
+#include <tridiag/algorithms/partitioned/group_staging.hpp>
 #include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/core/warp_shuffle.hpp>
 #include <tridiag/layouts/flat.hpp>
 
 namespace tridiag::partitioned::impl {
 
-/// How system rows are cut into chunks: chunk q of a system holds rows [q n / C, (q+1) n / C).
+/// How system rows are cut into chunks: chunk q of a system holds rows [q n / C, (q+1) n / C),
+/// C = ceil(n / chunk_rows), so every chunk has at most chunk_rows rows (and at least 2 when n
+/// >= 2 chunk_rows >= 6).
 struct SplitChunks {
   index_type n = 0, chunks = 0;
   KOKKOS_FORCEINLINE_FUNCTION index_type begin(index_type q) const { return q * n / chunks; }
   KOKKOS_FORCEINLINE_FUNCTION index_type size(index_type q) const { return begin(q + 1) - begin(q); }
+  /// Position (system * n + row) of the first row of chunk g of the batch.
+  KOKKOS_FORCEINLINE_FUNCTION index_type position(index_type g) const {
+    const index_type s = g / chunks;
+    return s * n + begin(g - s * chunks);
+  }
 };
 
-/// Step 1: reduce chunk (s, q) and write its two interface rows. flags(s, 0) collects the first
-/// failing pivot row, flags(s, 1) the first non-finite row (INT_MAX: none).
-template <class A, class B, class C, class D, class X, class Work, class Reduced, class ReducedRhs, class Flags>
-struct SplitReduceKernel {
+/// Step 1 (Finish = false) or 3 (Finish = true) over the chunks of every system; M: the register
+/// chunk length (>= the longest chunk). flags(s, 0) collects the first failing pivot row of
+/// system s in step 1, flags(s, 1) the first non-finite row (INT_MAX: none).
+template <class ExecSpace, class Matrix, class Value, int M, bool Finish, class A, class B, class C, class D,
+          class X, class Reduced, class ReducedRhs, class Flags>
+struct SplitChunkKernel {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   SplitChunks cut;
+  index_type nsys;
   A a;
   B b;
   C c;
   D d;
   X x;
-  Work alpha, gamma;
   Reduced ra, rb, rc;
-  ReducedRhs rd;
+  ReducedRhs rd, rx;
+  StatusView<typename ExecSpace::memory_space> reduced_status, status;
   Flags flags;
-  KOKKOS_INLINE_FUNCTION void operator()(index_type t) const {
-    const index_type s = t / cut.chunks, q = t % cut.chunks;
-    const index_type k0 = cut.begin(q), m = cut.size(q);
-    auto chunk = WorkspaceChunk<SystemRows<Work>, SystemRows<Work>, SystemRows<X>>{rows_of(alpha, s), rows_of(gamma, s),
-                                                                                   rows_of(x, s), k0};
-    int nonfinite = 0;
-    const int failed = eliminate_chunk(chunk, cut.n, k0, m, rows_of(a, s), rows_of(b, s), rows_of(c, s),
-                                       rows_of(d, s), nonfinite);
-    store_interface_rows(chunk, m, ra, rb, rc, rd, s, q);
-    if (failed) Kokkos::atomic_fetch_min(&flags(s, 0), failed);
-    if (nonfinite) Kokkos::atomic_fetch_min(&flags(s, 1), nonfinite);
-  }
-};
+  int slab_bytes;  ///< staging_slab_bytes of one group
 
-/// Step 3: finish chunk (s, q) from the reduced solution, or NaN the system if anything failed;
-/// chunk 0 writes the status.
-template <class X, class Work, class ReducedX, class Flags, class Status>
-struct SplitFinishKernel {
-  SplitChunks cut;
-  X x;
-  Work alpha, gamma;
-  ReducedX rx;
-  StatusView<typename Flags::memory_space> reduced_status;
-  Flags flags;
-  Status status;
-  KOKKOS_INLINE_FUNCTION void operator()(index_type t) const {
-    using Value = typename ReducedX::value_type;
-    const index_type s = t / cut.chunks, q = t % cut.chunks;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const int rank = member.team_rank();
+    const index_type total = nsys * cut.chunks;
+    const index_type g = static_cast<index_type>(member.league_rank()) * member.team_size() + rank;
+    const bool active = g < total;
+    const index_type s = active ? g / cut.chunks : 0, q = active ? g - s * cut.chunks : 0;
     const index_type k0 = cut.begin(q), m = cut.size(q);
-    int pivot_row = flags(s, 0);
-    const int reduced = reduced_status(s);
-    if (reduced > 0) {  // interface row r (1-based) is chunk r / 2's first or last row
-      const index_type r = reduced - 1, p = r / 2;
-      const int row = static_cast<int>((r % 2 == 0 ? cut.begin(p) : cut.begin(p + 1) - 1) + 1);
-      if (row < pivot_row) pivot_row = row;
-    }
-    // A non-finite reduced solution without a non-finite input is an overflow: report row 1 of
-    // the chunk system like Thomas reports where its sweep became non-finite.
-    const int nonfinite_row = flags(s, 1) != INT_MAX ? flags(s, 1) : reduced < 0 ? 1 : INT_MAX;
-    const bool ok = pivot_row == INT_MAX && nonfinite_row == INT_MAX;
-    const auto xs = rows_of(x, s);
-    if (ok) {
-      auto chunk = WorkspaceChunk<SystemRows<Work>, SystemRows<Work>, SystemRows<X>>{rows_of(alpha, s),
-                                                                                     rows_of(gamma, s), xs, k0};
-      finish_chunk(chunk, k0, m, Value(rx(s, 2 * q)), Value(rx(s, 2 * q + 1)), xs);
+    // This thread's staging group: chunks first .. last of the batch, one contiguous range.
+    const int G = staging_group_size(member), lane = rank % G;
+    const index_type first = g - lane;
+    const index_type last = (first + G < total ? first + G : total) - 1;
+    const index_type q_begin = first < total ? cut.position(first) : 0;
+    const index_type q_end = first < total ? cut.position(last) + cut.size(last - (last / cut.chunks) * cut.chunks) : 0;
+    char* scratch = aligned_team_scratch<ExecSpace>(member);
+    const GroupStaging<M, Member> group{member, cut.n, q_begin, q_end,
+                                        active ? static_cast<int>(cut.position(g) - q_begin) : 0, lane, G,
+                                        scratch + (rank / G) * staged_arrays * slab_bytes, slab_bytes};
+    group.load(a, b, c, d);
+    RegisterChunk<Matrix, Value, M> chunk;
+    LastRow<Matrix, Value> last_row;
+    int nonfinite = 0, failed = 0;
+    if (active)
+      failed = eliminate_chunk_rows(chunk, cut.n, k0, m, group.template rows<Matrix>(0),
+                                    group.template rows<Matrix>(1), group.template rows<Matrix>(2),
+                                    group.template rows<Value>(3), nonfinite, last_row);
+    if constexpr (!Finish) {
+      if (active) {
+        ra(s, 2 * q) = chunk.alpha(0);
+        rb(s, 2 * q) = Matrix(1);
+        rc(s, 2 * q) = chunk.gamma(0);
+        rd(s, 2 * q) = chunk.delta(0);
+        ra(s, 2 * q + 1) = last_row.alpha;
+        rb(s, 2 * q + 1) = Matrix(1);
+        rc(s, 2 * q + 1) = last_row.gamma;
+        rd(s, 2 * q + 1) = last_row.delta;
+        if (failed) Kokkos::atomic_fetch_min(&flags(s, 0), failed);
+        if (nonfinite) Kokkos::atomic_fetch_min(&flags(s, 1), nonfinite);
+      }
     } else {
-      for (index_type j = 0; j < m; ++j) xs(k0 + j) = compat::quiet_nan<Value>();
+      int pivot_row = INT_MAX, nonfinite_row = INT_MAX;
+      Value x_first = Value(0), x_last = Value(0);
+      if (active) {
+        pivot_row = flags(s, 0);
+        const int reduced = reduced_status(s);
+        if (reduced > 0) {  // interface row r (1-based) is chunk r / 2's first or last row
+          const index_type r = reduced - 1, p = r / 2;
+          const int row = static_cast<int>((r % 2 == 0 ? cut.begin(p) : cut.begin(p + 1) - 1) + 1);
+          if (row < pivot_row) pivot_row = row;
+        }
+        // A non-finite reduced solution without a non-finite input is an overflow: report row 1
+        // of the system, as Thomas reports where its sweep became non-finite.
+        nonfinite_row = flags(s, 1) != INT_MAX ? flags(s, 1) : reduced < 0 ? 1 : INT_MAX;
+        x_first = rx(s, 2 * q);
+        x_last = rx(s, 2 * q + 1);
+      }
+      const bool ok = pivot_row == INT_MAX && nonfinite_row == INT_MAX;
+      Value rows[M];
+      TRIDIAG_UNROLL
+      for (int j = 0; j < M; ++j)
+        rows[j] = !ok        ? compat::quiet_nan<Value>()
+                  : j == 0     ? x_first
+                  : j == m - 1 ? x_last
+                               : Value(chunk.delta(j) - chunk.alpha(j) * x_first - chunk.gamma(j) * x_last);
+      group.store(x, rows, m, active);
+      if (active && q == 0 && status.data() != nullptr)
+        status(s) = pivot_row != INT_MAX ? pivot_row : ok ? 0 : -nonfinite_row;
     }
-    if (q == 0 && status.data() != nullptr) status(s) = pivot_row != INT_MAX ? pivot_row : ok ? 0 : -nonfinite_row;
   }
 };
 
@@ -107,25 +146,45 @@ struct ClearFlagsKernel {
   }
 };
 
-/// Runs the three steps; `solve_reduced(matrix, rhs, x, status)` solves the reduced batch (the
-/// caller passes partitioned::solve, so the reduced batch may be split again).
-template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace, class SolveReduced>
-void split_solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
-                 const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
-                 const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
-                 const StatusView<MemorySpace>& status, index_type chunk_rows, const SolveReduced& solve_reduced) {
+/// Launches one step of SplitChunkKernel: teams of up to 256 threads on GPUs (as many as the
+/// team scratch and the kernel's registers allow), one thread elsewhere.
+template <class ExecSpace, class Kernel, int M>
+void launch_split_step(const ExecSpace& exec, Kernel kernel, const char* label, std::size_t scalar_bytes) {
+  // As for the team kernel: bounded to two teams of 256 threads per multiprocessor, 128 registers.
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 2>>;
+  constexpr bool warps = compat::runs_in_warps<ExecSpace>;
+  const int max_team = warps ? Policy(exec, 1, 1).team_size_max(kernel, Kokkos::ParallelForTag()) : 1;
+  const std::size_t limit = Policy::scratch_size_max(0);
+  int team = warps ? 256 : 1;
+  auto bytes = [&](int t) { return group_staging_bytes(t, warps ? 32 : t, M, scalar_bytes); };
+  while (team > (warps ? 32 : 1) && (team > max_team || bytes(team) > limit)) team /= 2;
+  require(team <= max_team && bytes(team) <= limit, "partitioned::solve", "the split kernel's chunks of ", M,
+          " rows do not fit in a team here (", bytes(team), " bytes of scratch, ", limit, " available)");
+  kernel.slab_bytes = static_cast<int>(staging_slab_bytes(warps ? 32 : team, M, scalar_bytes));
+  const index_type total = kernel.nsys * kernel.cut.chunks;
+  Policy policy(exec, static_cast<int>((total + team - 1) / team), team);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes(team) + 16));  // + 16: alignment of the base
+  Kokkos::parallel_for(label, policy, kernel);
+}
+
+/// Runs the three steps with register chunks of M rows; `solve_reduced(matrix, rhs, x, status)`
+/// solves the reduced batch (the caller passes partitioned::solve, so the reduced batch may be
+/// split again).
+template <int M, class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace,
+          class SolveReduced>
+void split_solve_with(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+                      const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
+                      const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
+                      const StatusView<MemorySpace>& status, const SplitChunks& cut, const SolveReduced& solve_reduced) {
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
-  using Work = BatchVector<Matrix, Layout, MemorySpace>;
   using Reduced = BatchVector<Matrix, layouts::Flat, MemorySpace>;
   using ReducedRhs = BatchVector<Value, layouts::Flat, MemorySpace>;
   using Flags = Kokkos::View<int* [2], MemorySpace>;
-  const index_type nsys = matrix.systems(), n = matrix.rows();
-  const SplitChunks cut{n, n / chunk_rows};  // every chunk >= chunk_rows >= 2 rows
-  const Layout map(nsys, n);
-  const auto alpha = allocate_uninitialized<Work>("tridiag::partitioned::split_alpha", map);
-  const auto gamma = allocate_uninitialized<Work>("tridiag::partitioned::split_gamma", map);
+  const index_type nsys = matrix.systems();
   const index_type R = 2 * cut.chunks;
+  require(nsys * cut.chunks <= INT_MAX * index_type(32), "partitioned::solve", nsys, " systems of ", cut.n,
+          " rows are more chunks than a launch can have");
   const Reduced ra("tridiag::partitioned::split_lower", nsys, R), rb("tridiag::partitioned::split_diag", nsys, R),
       rc("tridiag::partitioned::split_upper", nsys, R);
   const ReducedRhs rd("tridiag::partitioned::split_rhs", nsys, R), rx("tridiag::partitioned::split_x", nsys, R);
@@ -134,16 +193,37 @@ void split_solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Lay
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>;
   Kokkos::parallel_for("tridiag::partitioned::split_clear", Range(exec, 0, nsys), ClearFlagsKernel<Flags>{flags});
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
-  using ReduceKernel = SplitReduceKernel<decltype(a), decltype(b), decltype(c),
-                                         BatchVector<RhsScalar, Layout, MemorySpace>,
-                                         BatchVector<Value, Layout, MemorySpace>, Work, Reduced, ReducedRhs, Flags>;
-  Kokkos::parallel_for("tridiag::partitioned::split_reduce", Range(exec, 0, nsys * cut.chunks),
-                       ReduceKernel{cut, a, b, c, rhs, x, alpha, gamma, ra, rb, rc, rd, flags});
+  using D = BatchVector<RhsScalar, Layout, MemorySpace>;
+  using X = BatchVector<Value, Layout, MemorySpace>;
+  const std::size_t scalar_bytes = sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value);
+  using Reduce = SplitChunkKernel<ExecSpace, Matrix, Value, M, false, decltype(a), decltype(b), decltype(c), D, X,
+                                  Reduced, ReducedRhs, Flags>;
+  launch_split_step<ExecSpace, Reduce, M>(
+      exec, Reduce{cut, nsys, a, b, c, rhs, x, ra, rb, rc, rd, rx, reduced_status, status, flags, 0},
+      "tridiag::partitioned::split_reduce", scalar_bytes);
   solve_reduced(TridiagonalBatch<Matrix, layouts::Flat, MemorySpace>(ra, rb, rc), rd, rx, reduced_status);
-  Kokkos::parallel_for("tridiag::partitioned::split_finish", Range(exec, 0, nsys * cut.chunks),
-                       SplitFinishKernel<BatchVector<Value, Layout, MemorySpace>, Work, ReducedRhs, Flags,
-                                         StatusView<MemorySpace>>{cut, x, alpha, gamma, rx, reduced_status, flags,
-                                                                  status});
+  using Finish = SplitChunkKernel<ExecSpace, Matrix, Value, M, true, decltype(a), decltype(b), decltype(c), D, X,
+                                  Reduced, ReducedRhs, Flags>;
+  launch_split_step<ExecSpace, Finish, M>(
+      exec, Finish{cut, nsys, a, b, c, rhs, x, ra, rb, rc, rd, rx, reduced_status, status, flags, 0},
+      "tridiag::partitioned::split_finish", scalar_bytes);
+}
+
+/// The three steps with chunks of at most chunk_rows (3 .. 16) rows.
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace, class SolveReduced>
+void split_solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+                 const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
+                 const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
+                 const StatusView<MemorySpace>& status, index_type chunk_rows, const SolveReduced& solve_reduced) {
+  const index_type n = matrix.rows();
+  const SplitChunks cut{n, (n + chunk_rows - 1) / chunk_rows};
+  if (chunk_rows <= 4) {
+    split_solve_with<4>(exec, matrix, rhs, x, status, cut, solve_reduced);
+  } else if (chunk_rows <= 8) {
+    split_solve_with<8>(exec, matrix, rhs, x, status, cut, solve_reduced);
+  } else {
+    split_solve_with<16>(exec, matrix, rhs, x, status, cut, solve_reduced);
+  }
 }
 
 }  // namespace tridiag::partitioned::impl
