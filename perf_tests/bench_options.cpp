@@ -144,6 +144,9 @@ std::string usage() {
         "  --systems LIST      batch sizes (default 256,2560,25600,256000; vbatch and hines: above)\n"
         "  --n LIST            unknowns per system (default 64,128,256,512)\n"
         "  --precision LIST    float and/or double, in this order (default float,double)\n"
+        "  --partitioned-rows LIST  tridiag: also time the partitioned solver (flat layout) with\n"
+        "                      these target rows per thread (partitioned::Options::rows_per_thread,\n"
+        "                      1..16), as rows 'partitioned(rows=R)'; the default choice stays\n"
         "  --ranges LIST       vbatch size ranges LO-HI (default 256-512,64-128,1-512)\n"
         "  --batches LIST      hines batches: size classes (small-low, small-high, medium-low, medium-high,\n"
         "                      big-low, big-high), shared cells by file name without .swc / .CNG.swc\n"
@@ -218,6 +221,8 @@ Options parse_options(int argc, char** argv) {
     } else if (is("--n")) {
       opt.sizes = parse_list("--n", value("--n"), 1, 1LL << 30);
       opt.have_sizes = true;
+    } else if (is("--partitioned-rows")) {
+      opt.partitioned_rows = parse_list("--partitioned-rows", value("--partitioned-rows"), 1, 16);
     } else if (is("--precision")) {
       opt.precisions = split_commas("--precision", value("--precision"));
       for (const auto& p : opt.precisions)

@@ -31,6 +31,8 @@ struct Options {
   std::vector<index_type> systems{256, 2560, 25600, 256000};
   std::vector<index_type> sizes{64, 128, 256, 512};
   std::vector<std::string> precisions{"float", "double"};
+  /// tridiag: extra partitioned rows with these rows_per_thread (tuning the automatic choice)
+  std::vector<index_type> partitioned_rows;
   /// vbatch: size ranges [lo, hi], sizes drawn uniformly in each
   std::vector<std::pair<index_type, index_type>> ranges{{256, 512}, {64, 128}, {1, 512}};
   /// hines: batch kinds (size classes, shared cells, mixed6, mixed-shared); empty = the sweep's default

@@ -164,7 +164,7 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
 /// workspace inside the call, which would be timed).
 template <class Exec, class Scalar, class Layout, class Memory>
 void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Problem<Scalar, Layout, Memory>& p,
-                    Algorithm algorithm) {
+                    Algorithm algorithm, int partitioned_rows = 0) {
   const bool host = !is_device_space<Exec>();
   const bool cyclic = algorithm == Algorithm::cr || algorithm == Algorithm::pcr || algorithm == Algorithm::cr_pcr;
   if (cyclic) {
@@ -189,11 +189,13 @@ void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   Kokkos::deep_copy(p.status, -1);
   Measurement m;
   m.algorithm = algorithm == Algorithm::automatic ? std::string("auto(") + name(resolved) + ")" : name(algorithm);
+  if (partitioned_rows > 0) m.algorithm += "(rows=" + std::to_string(partitioned_rows) + ")";
   m.layout = layout_label<Layout>();
   m.device = device_of(exec);
   m.on_device = is_device_space<Exec>();
   SolveOptions options;
   options.algorithm = resolved;
+  options.partitioned.rows_per_thread = partitioned_rows;
   if (resolved == Algorithm::thomas) {
     m.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
@@ -294,6 +296,10 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     for (const Algorithm algorithm : algorithms)
       guarded(ctx, std::string(name(algorithm)) + "/" + layout_label<Layout>() + " " + pt.label(),
               [&] { measure_solver(ctx, pt, exec, p, algorithm); });
+    if constexpr (flat)
+      for (const index_type rows : ctx.options.partitioned_rows)
+        guarded(ctx, "partitioned(rows=" + std::to_string(rows) + ")/" + layout_label<Layout>() + " " + pt.label(),
+                [&] { measure_solver(ctx, pt, exec, p, Algorithm::partitioned, static_cast<int>(rows)); });
   }
 
   if constexpr (flat) {
