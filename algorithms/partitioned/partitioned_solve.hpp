@@ -34,7 +34,7 @@ namespace tridiag::partitioned {
 struct Options {
   int threads_per_system = 0;  ///< P: chunks per system (team threads per system)
   int systems_per_team = 0;    ///< S: systems solved by one team (at most: fewer where registers or scratch run out)
-  int rows_per_thread = 0;     ///< target chunk length on GPUs; 0: 8 for 8-byte scalars, 4 for 4-byte ones (measured best on the H100, docs/performance.md)
+  int rows_per_thread = 0;     ///< target chunk length on GPUs; 0: automatic (plan(): measured best on the H100, docs/performance.md)
   /// Where chunk coefficients live: automatic (registers on GPUs when chunks are short, global
   /// workspace otherwise), or forced (for tests and benchmarks). Registers hold at most 16 rows.
   enum class ChunkStorage { automatic, registers, workspace } chunk_storage = ChunkStorage::automatic;
@@ -100,10 +100,16 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   } else {
     // GPU: about rows_per_thread rows per thread, P a power of two (warp shuffles), at most 256.
     // Rows per thread set how many loads each thread has in flight when a group stages its
-    // chunks one array at a time, and the registers a thread needs. H100, 256,000 systems: double
-    // 29-35% of copy with 4 rows (commit 4abb949), 36-40% with 8 (844c38b); float 29-34% with 4,
-    // 21-24% with 8.
-    const index_type rows = opts.rows_per_thread > 0 ? opts.rows_per_thread : (value_bytes >= 8 ? 8 : 4);
+    // chunks one array at a time, and the registers a thread needs. H100, commit 60cc414
+    // (`tridiag-bench tridiag --partitioned-rows 4,8,16`, docs/results/h100_partitioned_rows_60cc414.csv),
+    // % of copy at 2,560 / 25,600 / 256,000 systems: double 8 rows best everywhere (n = 512:
+    // 38 / 68 / 77 against 34 / 51 / 54 with 4 rows, 28 / 39 / 41 with 16); float 16 rows best
+    // from n = 256 (n = 512: 30 / 45 / 51 against 29 / 43 / 48 with 8, 28 / 38 / 41 with 4), 4
+    // rows below (n = 64: 7.8 / 36 / 49 against 6.0 / 33 / 48 with 16).
+    const index_type rows = opts.rows_per_thread > 0 ? opts.rows_per_thread
+                            : value_bytes >= 8       ? 8
+                            : n >= 256               ? 16
+                                                     : 4;
     P = impl::power_of_two_at_least((n + rows - 1) / rows);
     while (P > 1 && P > max_p) P /= 2;
     if (P > 256) P = 256;
@@ -265,7 +271,11 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   if (nsys == 0 || n == 0) return;
   const Plan p = plan(exec, nsys, n, opts, sizeof(MatrixScalar), sizeof(RhsScalar));
   if (p.split) {
-    impl::split_solve(exec, matrix, rhs, x, status, opts.split_chunk_rows,
+    // The reduced batches have the same scalars; they are cut again while the plan says so.
+    const auto split_again = [&](index_type rows) {
+      return plan(exec, nsys, rows, opts, sizeof(MatrixScalar), sizeof(RhsScalar)).split;
+    };
+    impl::split_solve(exec, matrix, rhs, x, status, opts.split_chunk_rows, split_again,
                       [&](const auto& reduced, const auto& reduced_rhs, const auto& reduced_x, const auto& reduced_status) {
                         solve(exec, reduced, reduced_rhs, reduced_x, reduced_status, opts);
                       });

@@ -9,8 +9,8 @@
 //  1. reduce: every chunk is reduced by the modified Thomas pass of chunk_elimination.hpp (its
 //     coefficients in registers) and writes its first and last row into a reduced batch: 2 rows
 //     per chunk, tridiagonal again, with unit diagonal;
-//  2. the reduced batch (2 C rows per system) is solved by partitioned::solve itself: a team per
-//     system once it is short enough, split again otherwise;
+//  2. the reduced batch (2 C rows per system) is cut again while it is too long for a team per
+//     system (step 1 once more on it), and the last one is solved by the team kernel;
 //  3. finish: every chunk is reduced again and finishes its rows from its two interface unknowns.
 //     Reading a, b, c and d twice (8 values per row) costs less than writing the chunk's three
 //     coefficients to a workspace and reading them back (4 + 3 + 3), and needs no workspace.
@@ -21,6 +21,8 @@
 
 #include <Kokkos_Core.hpp>
 #include <climits>
+#include <limits>
+#include <vector>
 #include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
 #include <tridiag/algorithms/partitioned/group_staging.hpp>
 #include <tridiag/core/batch_vector.hpp>
@@ -167,62 +169,141 @@ void launch_split_step(const ExecSpace& exec, Kernel kernel, const char* label, 
   Kokkos::parallel_for(label, policy, kernel);
 }
 
-/// Runs the three steps with register chunks of M rows; `solve_reduced(matrix, rhs, x, status)`
-/// solves the reduced batch (the caller passes partitioned::solve, so the reduced batch may be
-/// split again).
-template <int M, class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace,
-          class SolveReduced>
-void split_solve_with(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
-                      const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
-                      const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
-                      const StatusView<MemorySpace>& status, const SplitChunks& cut, const SolveReduced& solve_reduced) {
-  using Matrix = std::remove_const_t<MatrixScalar>;
-  using Value = std::remove_const_t<RhsScalar>;
+/// The reduced batches of every level of one split solve: level l cuts the batch of level l - 1
+/// (level 0: the caller's) into chunks and holds the reduced batch, its solution, its status and
+/// the flags of the step-1 pass. All levels are carved out of three allocations made once per
+/// solve, uninitialised (every value is written before it is read): on the H100 an allocation
+/// (and the zero fill of a labelled View) costs more than a level's kernels for systems of up to
+/// 10^6 rows.
+template <class Matrix, class Value, class MemorySpace>
+struct SplitLevels {
   using Reduced = BatchVector<Matrix, layouts::Flat, MemorySpace>;
   using ReducedRhs = BatchVector<Value, layouts::Flat, MemorySpace>;
   using Flags = Kokkos::View<int* [2], MemorySpace>;
-  const index_type nsys = matrix.systems();
-  const index_type R = 2 * cut.chunks;
-  require(nsys * cut.chunks <= INT_MAX * index_type(32), "partitioned::solve", nsys, " systems of ", cut.n,
-          " rows are more chunks than a launch can have");
-  const Reduced ra("tridiag::partitioned::split_lower", nsys, R), rb("tridiag::partitioned::split_diag", nsys, R),
-      rc("tridiag::partitioned::split_upper", nsys, R);
-  const ReducedRhs rd("tridiag::partitioned::split_rhs", nsys, R), rx("tridiag::partitioned::split_x", nsys, R);
-  const StatusView<MemorySpace> reduced_status("tridiag::partitioned::split_status", nsys);
-  const Flags flags(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_flags"), nsys);
+  struct Level {
+    SplitChunks cut;
+    Reduced ra, rb, rc;
+    ReducedRhs rd, rx;
+    StatusView<MemorySpace> status;
+    Flags flags;
+  };
+  std::vector<Level> levels;
+  Kokkos::View<Matrix*, MemorySpace> matrix_pool;
+  Kokkos::View<Value*, MemorySpace> value_pool;
+  Kokkos::View<int*, MemorySpace> int_pool;
+
+  /// Levels for `nsys` systems of n rows, cut while split(rows of the level's batch) says so.
+  template <class SplitAgain>
+  SplitLevels(index_type nsys, index_type n, index_type chunk_rows, const SplitAgain& split) {
+    std::vector<SplitChunks> cuts;
+    for (index_type rows = n; cuts.empty() || split(rows); rows = 2 * cuts.back().chunks)
+      cuts.push_back(SplitChunks{rows, (rows + chunk_rows - 1) / chunk_rows});
+    index_type reduced_rows = 0;
+    for (const auto& cut : cuts) reduced_rows += 2 * cut.chunks;
+    require(nsys <= std::numeric_limits<index_type>::max() / 8 / (reduced_rows > 0 ? reduced_rows : 1),
+            "partitioned::solve", nsys, " systems of ", n, " rows overflow the index type");
+    matrix_pool = decltype(matrix_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_matrix"),
+                                        3 * nsys * reduced_rows);
+    value_pool = decltype(value_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_rhs"),
+                                      2 * nsys * reduced_rows);
+    int_pool = decltype(int_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_flags"),
+                                  3 * nsys * static_cast<index_type>(cuts.size()));
+    Matrix* m = matrix_pool.data();
+    Value* v = value_pool.data();
+    int* k = int_pool.data();
+    for (const auto& cut : cuts) {
+      const layouts::Flat map(nsys, 2 * cut.chunks);
+      const index_type span = map.required_span();
+      auto matrix = [&] { return Reduced(typename Reduced::storage_type((m += span) - span, span), map); };
+      auto values = [&] { return ReducedRhs(typename ReducedRhs::storage_type((v += span) - span, span), map); };
+      Level level{cut, matrix(), matrix(), matrix(), values(), values(), StatusView<MemorySpace>(k, nsys),
+                  Flags(k + nsys, nsys)};
+      k += 3 * nsys;
+      levels.push_back(level);
+    }
+  }
+};
+
+/// Step 1 on one level: a, b, c, d (the batch the level cuts) into the level's reduced batch.
+template <int M, class ExecSpace, class Level, class A, class B, class C, class D, class X>
+void split_reduce(const ExecSpace& exec, const Level& level, index_type nsys, const A& a, const B& b, const C& c,
+                  const D& d, const X& x) {
+  using Matrix = typename A::value_type;
+  using Value = typename X::value_type;
+  using Flags = decltype(level.flags);
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>;
-  Kokkos::parallel_for("tridiag::partitioned::split_clear", Range(exec, 0, nsys), ClearFlagsKernel<Flags>{flags});
-  const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
-  using D = BatchVector<RhsScalar, Layout, MemorySpace>;
-  using X = BatchVector<Value, Layout, MemorySpace>;
-  const std::size_t scalar_bytes = sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value);
-  using Reduce = SplitChunkKernel<ExecSpace, Matrix, Value, M, false, decltype(a), decltype(b), decltype(c), D, X,
-                                  Reduced, ReducedRhs, Flags>;
-  launch_split_step<ExecSpace, Reduce, M>(
-      exec, Reduce{cut, nsys, a, b, c, rhs, x, ra, rb, rc, rd, rx, reduced_status, status, flags, 0},
-      "tridiag::partitioned::split_reduce", scalar_bytes);
-  solve_reduced(TridiagonalBatch<Matrix, layouts::Flat, MemorySpace>(ra, rb, rc), rd, rx, reduced_status);
-  using Finish = SplitChunkKernel<ExecSpace, Matrix, Value, M, true, decltype(a), decltype(b), decltype(c), D, X,
-                                  Reduced, ReducedRhs, Flags>;
-  launch_split_step<ExecSpace, Finish, M>(
-      exec, Finish{cut, nsys, a, b, c, rhs, x, ra, rb, rc, rd, rx, reduced_status, status, flags, 0},
-      "tridiag::partitioned::split_finish", scalar_bytes);
+  Kokkos::parallel_for("tridiag::partitioned::split_clear", Range(exec, 0, nsys), ClearFlagsKernel<Flags>{level.flags});
+  using Kernel = SplitChunkKernel<ExecSpace, Matrix, Value, M, false, A, B, C, D, X, decltype(level.ra),
+                                  decltype(level.rd), Flags>;
+  launch_split_step<ExecSpace, Kernel, M>(exec,
+                                          Kernel{level.cut, nsys, a, b, c, d, x, level.ra, level.rb, level.rc,
+                                                 level.rd, level.rx, level.status, {}, level.flags, 0},
+                                          "tridiag::partitioned::split_reduce",
+                                          sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value));
 }
 
-/// The three steps with chunks of at most chunk_rows (3 .. 16) rows.
-template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace, class SolveReduced>
+/// Step 3 on one level: x (and `status`, per system) of the batch the level cuts, from the
+/// level's reduced solution and status.
+template <int M, class ExecSpace, class Level, class A, class B, class C, class D, class X, class Status>
+void split_finish(const ExecSpace& exec, const Level& level, index_type nsys, const A& a, const B& b, const C& c,
+                  const D& d, const X& x, const Status& status) {
+  using Matrix = typename A::value_type;
+  using Value = typename X::value_type;
+  using Kernel = SplitChunkKernel<ExecSpace, Matrix, Value, M, true, A, B, C, D, X, decltype(level.ra),
+                                  decltype(level.rd), decltype(level.flags)>;
+  launch_split_step<ExecSpace, Kernel, M>(exec,
+                                          Kernel{level.cut, nsys, a, b, c, d, x, level.ra, level.rb, level.rc,
+                                                 level.rd, level.rx, level.status, status, level.flags, 0},
+                                          "tridiag::partitioned::split_finish",
+                                          sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value));
+}
+
+/// Runs step 1 down every level, solves the last reduced batch with `solve_reduced(matrix, rhs,
+/// x, status)` (the caller passes partitioned::solve, which does not split it again), and step 3
+/// back up; register chunks of M rows.
+template <int M, class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace,
+          class SplitAgain, class SolveReduced>
+void split_solve_with(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+                      const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
+                      const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
+                      const StatusView<MemorySpace>& status, index_type chunk_rows, const SplitAgain& split_again,
+                      const SolveReduced& solve_reduced) {
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  using Value = std::remove_const_t<RhsScalar>;
+  const index_type nsys = matrix.systems();
+  const SplitLevels<Matrix, Value, MemorySpace> pool(nsys, matrix.rows(), chunk_rows, split_again);
+  const auto& levels = pool.levels;
+  const std::size_t L = levels.size();
+  split_reduce<M>(exec, levels[0], nsys, matrix.lower, matrix.diag, matrix.upper, rhs, x);
+  for (std::size_t l = 1; l < L; ++l) {
+    const auto& up = levels[l - 1];
+    split_reduce<M>(exec, levels[l], nsys, up.ra, up.rb, up.rc, up.rd, up.rx);
+  }
+  const auto& last = levels[L - 1];
+  solve_reduced(TridiagonalBatch<Matrix, layouts::Flat, MemorySpace>(last.ra, last.rb, last.rc), last.rd, last.rx,
+                last.status);
+  for (std::size_t l = L - 1; l >= 1; --l) {
+    const auto& up = levels[l - 1];
+    split_finish<M>(exec, levels[l], nsys, up.ra, up.rb, up.rc, up.rd, up.rx, up.status);
+  }
+  split_finish<M>(exec, levels[0], nsys, matrix.lower, matrix.diag, matrix.upper, rhs, x, status);
+}
+
+/// The three steps with chunks of at most chunk_rows (3 .. 16) rows, as many levels as
+/// split_again(rows) asks for (it is asked about the reduced batches, not about the caller's).
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace, class SplitAgain,
+          class SolveReduced>
 void split_solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
                  const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
                  const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
-                 const StatusView<MemorySpace>& status, index_type chunk_rows, const SolveReduced& solve_reduced) {
-  const index_type n = matrix.rows();
-  const SplitChunks cut{n, (n + chunk_rows - 1) / chunk_rows};
+                 const StatusView<MemorySpace>& status, index_type chunk_rows, const SplitAgain& split_again,
+                 const SolveReduced& solve_reduced) {
   if (chunk_rows <= 4) {
-    split_solve_with<4>(exec, matrix, rhs, x, status, cut, solve_reduced);
+    split_solve_with<4>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced);
   } else if (chunk_rows <= 8) {
-    split_solve_with<8>(exec, matrix, rhs, x, status, cut, solve_reduced);
+    split_solve_with<8>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced);
   } else {
-    split_solve_with<16>(exec, matrix, rhs, x, status, cut, solve_reduced);
+    split_solve_with<16>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced);
   }
 }
 
