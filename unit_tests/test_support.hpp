@@ -236,6 +236,28 @@ struct SolvedBatch {
   std::vector<int> status;
 };
 
+/// A copy of host batch h (matrix and right-hand side) in C's layout and memory space.
+template <class C>
+auto upload_system(const HostBatch<typename C::scalar>& h) {
+  auto sys = allocate_system<typename C::layout, typename C::scalar, typename C::memory>("t", h.systems, h.rows);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  return sys;
+}
+
+/// Solves h in place, `solver(exec, matrix, rhs, x)` with x the right-hand side's own storage,
+/// and returns x.
+template <class C, class Solver>
+std::vector<typename C::scalar> solve_in_place(const HostBatch<typename C::scalar>& h, const Solver& solver) {
+  auto sys = upload_system<C>(h);
+  typename C::exec exec;
+  solver(exec, sys.matrix, sys.rhs, sys.rhs);
+  exec.fence();
+  return download(sys.rhs);
+}
+
 /// The common harness of the solver tests: uploads h into a fresh system of C's layout and memory
 /// space, poisons x (padding included) with NaN and the status with -999, runs
 /// solver(exec, matrix, rhs, x, status), then checks that the padding was not written and that
@@ -245,11 +267,7 @@ SolvedBatch<typename C::scalar> solve_poisoned(const HostBatch<typename C::scala
   using S = typename C::scalar;
   using L = typename C::layout;
   using M = typename C::memory;
-  auto sys = allocate_system<L, S, M>("t", h.systems, h.rows);
-  upload(h.a, sys.matrix.lower);
-  upload(h.b, sys.matrix.diag);
-  upload(h.c, sys.matrix.upper);
-  upload(h.d, sys.rhs);
+  auto sys = upload_system<C>(h);
   BatchVector<S, L, M> x("x", h.systems, h.rows);
   fill_storage(x, nan_of<S>());
   StatusView<M> status("status", h.systems);

@@ -165,23 +165,15 @@ TYPED_TEST(PartitionedSolve, SplitAcrossTheDeviceMatchesOracle) {
 // before anything is written there, in the team kernel and in both passes of the split one.
 TYPED_TEST(PartitionedSolve, InPlaceGivesTheSameBits) {
   using S = typename TypeParam::scalar;
-  using L = typename TypeParam::layout;
-  using M = typename TypeParam::memory;
   for (auto split : {partitioned::Options::Split::never, partitioned::Options::Split::always}) {
     for (index_type n : {64, 1000}) {
       partitioned::Options opts;
       opts.split = split;
       const auto h = make_host_batch<S>(37, n, MatrixKind::diagonally_dominant, test_seed() + n);
       const auto reference = solve_batch<TypeParam>(h, opts);
-      auto sys = allocate_system<L, S, M>("p", h.systems, h.rows);
-      upload(h.a, sys.matrix.lower);
-      upload(h.b, sys.matrix.diag);
-      upload(h.c, sys.matrix.upper);
-      upload(h.d, sys.rhs);
-      typename TypeParam::exec exec;
-      partitioned::solve(exec, sys.matrix, sys.rhs, sys.rhs, {}, opts);
-      exec.fence();
-      const auto x = download(sys.rhs);
+      const auto x = solve_in_place<TypeParam>(h, [&](const auto& exec, const auto& matrix, const auto& rhs, const auto& out) {
+        partitioned::solve(exec, matrix, rhs, out, {}, opts);
+      });
       ASSERT_EQ(x.size(), reference.x.size());
       EXPECT_EQ(std::memcmp(x.data(), reference.x.data(), x.size() * sizeof(S)), 0)
           << "n = " << n << ", split " << static_cast<int>(split);
