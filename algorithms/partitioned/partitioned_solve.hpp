@@ -105,11 +105,13 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
     // % of copy at 2,560 / 25,600 / 256,000 systems: double 8 rows best everywhere (n = 512:
     // 38 / 68 / 77 against 34 / 51 / 54 with 4 rows, 28 / 39 / 41 with 16); float 16 rows best
     // from n = 256 (n = 512: 30 / 45 / 51 against 29 / 43 / 48 with 8, 28 / 38 / 41 with 4), 4
-    // rows below (n = 64: 7.8 / 36 / 49 against 6.0 / 33 / 48 with 16).
-    const index_type rows = opts.rows_per_thread > 0 ? opts.rows_per_thread
-                            : value_bytes >= 8       ? 8
-                            : n >= 256               ? 16
-                                                     : 4;
+    // rows below (n = 64: 7.8 / 36 / 49 against 6.0 / 33 / 48 with 16). Not with 256 systems
+    // (commit 770c66c, float 256 x 256: 19.2 us with 16 rows, 14.3 with 4 at b9c6562): there
+    // the solve is one short chain of latencies per thread, shorter with fewer rows.
+    const index_type rows = opts.rows_per_thread > 0         ? opts.rows_per_thread
+                            : value_bytes >= 8               ? 8
+                            : n >= 256 && systems >= 2560    ? 16
+                                                             : 4;
     P = impl::power_of_two_at_least((n + rows - 1) / rows);
     while (P > 1 && P > max_p) P /= 2;
     if (P > 256) P = 256;
