@@ -56,12 +56,12 @@ Algorithm automatic_algorithm(const ExecSpace& exec, index_type systems, index_t
     const index_type threads = exec.concurrency();
     return systems >= threads || n < 64 ? Algorithm::thomas : Algorithm::partitioned;
   }
-  // GPU. Reference figures, ../shared/notes/h100-reference.md (H100, 2026-11-22/23): one thread
-  // per system on an interleaved layout leaves the GPU idle below ~25,600 systems (0.649 ms at
-  // 2,560 x 512 against 0.055-0.066 ms for several threads per system), and at 256,000 systems
-  // reaches 52% of copy bandwidth, where several threads per system with chunks in registers
-  // reach 53-83% on the flat layout but only 8-34% on the interleaved one. Long systems always
-  // need several threads per system.
+  // GPU. H100, commit 770c66c (docs/performance.md, "Latest measurements"): one thread per
+  // system on an interleaved layout leaves the GPU idle below ~25,600 systems (0.88 ms at
+  // 2,560 x 512 against 0.046 ms for the partitioned solver on the flat layout) and reaches 51% of
+  // copy bandwidth at 256,000 systems, where the partitioned solver reaches 77-80% on the flat
+  // layout but only 24-37% on the interleaved one (its coalesced staging needs each system's
+  // rows contiguous). Long systems always need several threads per system.
   if (n > 4096) return Algorithm::partitioned;
   if (impl::interleaved_family<Layout>) return systems >= 25600 ? Algorithm::thomas : Algorithm::partitioned;
   return Algorithm::partitioned;
