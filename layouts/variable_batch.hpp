@@ -92,6 +92,8 @@ class RaggedVector {
   }
   /// n_s, the size of system s.
   KOKKOS_FORCEINLINE_FUNCTION index_type rows(index_type s) const { return offsets_(s + 1) - offsets_(s); }
+  /// The first scalar of the storage: system s starts at data()[offsets(s)].
+  KOKKOS_FORCEINLINE_FUNCTION Scalar* data() const { return storage_.data(); }
   KOKKOS_FORCEINLINE_FUNCTION index_type systems() const { return systems_; }
   const storage_type& storage() const { return storage_; }
   const offsets_type& offsets() const { return offsets_; }

@@ -5,7 +5,9 @@
 //  * thomas-ncp         thomas::solve_padded on the same storage (each system stops at its size);
 //  * thomas-ncp         on ragged (offset-indexed, unpadded) storage: thomas::solve_ragged;
 //  * thomas-size-aware  thomas::solve_size_aware on size-grouped storage (SizeGroupedPlan, groups
-//                       of 32), the plan built once on the host outside the timed region.
+//                       of 32), the plan built once on the host outside the timed region;
+//  * partitioned-ncp    partitioned::solve_ragged on the ragged storage (GPU builds): several
+//                       threads per system, each system cut by its own size.
 // The systems are the same in every storage: element (s, i) comes from the counter-based generator
 // of bench_problem.hpp with counter (s * hi + i), strictly diagonally dominant. Useful bytes are 5
 // values per real unknown (the sum of the sizes) for every variant, so GB/s compare directly; the
@@ -20,6 +22,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 #include <tridiag/algorithms/thomas/size_aware_solve.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
@@ -240,13 +243,27 @@ void measure_ragged(BenchContext& ctx, VPoint& pt, const Exec& exec) {
                        GenerateVariable<Scalar, V, Map>{a, b, c, d, x, map, ctx.options.seed, pt.hi});
   exec.fence();
   const layouts::RaggedVector<const Scalar, Memory> ca(a), cb(b), cc(c), cd(d);
-  Row row = new_row(exec, "thomas-ncp", "ragged", pt, sizeof(Scalar));
-  row.memory_bytes = 6 * bytes_of(a.storage()) + bytes_of(status) + bytes_of(offsets);
-  Kokkos::deep_copy(status, -1);
-  row.timing =
-      time_on(exec, ctx.options.repetitions(), [&] { thomas::solve_ragged(exec, ca, cb, cc, cd, x, status, work); });
-  check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
-  pt.rows.push_back(std::move(row));
+  {
+    Row row = new_row(exec, "thomas-ncp", "ragged", pt, sizeof(Scalar));
+    row.memory_bytes = 6 * bytes_of(a.storage()) + bytes_of(status) + bytes_of(offsets);
+    Kokkos::deep_copy(status, -1);
+    row.timing =
+        time_on(exec, ctx.options.repetitions(), [&] { thomas::solve_ragged(exec, ca, cb, cc, cd, x, status, work); });
+    check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
+    pt.rows.push_back(std::move(row));
+  }
+  // The partitioned solver on the same storage: on host spaces it allocates its chunk workspace
+  // inside the call (timed), so it runs on GPUs only, as in the tridiag sweep.
+  if (is_device_space<Exec>()) {
+    Row row = new_row(exec, "partitioned-ncp", "ragged", pt, sizeof(Scalar));
+    row.memory_bytes = 5 * bytes_of(a.storage()) + bytes_of(status) + bytes_of(offsets);
+    Kokkos::deep_copy(x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
+    Kokkos::deep_copy(status, -1);
+    row.timing =
+        time_on(exec, ctx.options.repetitions(), [&] { partitioned::solve_ragged(exec, ca, cb, cc, cd, x, status); });
+    check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
+    pt.rows.push_back(std::move(row));
+  }
 }
 
 /// Size-aware on size-grouped storage; the plan's host build time goes to the console line.

@@ -29,6 +29,7 @@
 #include <tridiag/core/types.hpp>
 #include <tridiag/core/warp_shuffle.hpp>
 #include <tridiag/layouts/flat.hpp>
+#include <tridiag/layouts/variable_batch.hpp>
 #include <type_traits>
 
 namespace tridiag::partitioned::impl {
@@ -68,11 +69,17 @@ constexpr std::size_t group_staging_bytes(int team_size, int group_size, int M, 
   return static_cast<std::size_t>(groups) * staged_arrays * staging_slab_bytes(group_size, M, scalar_bytes);
 }
 
-/// True when a batch vector's positions (system * n + row) are its storage offsets (the Flat
-/// layout): the group then reads storage directly, without turning positions into (system, row)
-/// and back (64-bit index arithmetic per element that costs registers, and with them occupancy).
+/// True when a vector's positions (system * n + row; a ragged vector's offsets(system) + row) are
+/// its storage offsets (the Flat layout, ragged storage): the group then reads storage directly,
+/// without turning positions into (system, row) and back (64-bit index arithmetic per element
+/// that costs registers, and with them occupancy).
+template <class V, class = void>
+inline constexpr bool positions_are_offsets = false;
 template <class V>
-inline constexpr bool positions_are_offsets = std::is_same_v<typename V::layout_type, layouts::Flat>;
+inline constexpr bool positions_are_offsets<V, std::void_t<typename V::layout_type>> =
+    std::is_same_v<typename V::layout_type, layouts::Flat>;
+template <class Scalar, class MemorySpace>
+inline constexpr bool positions_are_offsets<layouts::RaggedVector<Scalar, MemorySpace>> = true;
 
 /// One thread's view of its group's rows (positions q = system * n + row; the kernel fills in
 /// the group's range and this thread's place in it).

@@ -64,14 +64,34 @@ std::size_t partitioned_scratch_bytes(int team_size, int P, int staged_rows, Exc
                                        sizeof(Value));
 }
 
+/// Where the systems of a batch are: every one n rows, one after the other (positions s * n + i:
+/// the Flat layout, and the position order of every other layout).
+struct UniformSystems {
+  static constexpr bool ragged = false;
+  index_type n;
+  KOKKOS_FORCEINLINE_FUNCTION index_type rows(index_type) const { return n; }
+  KOKKOS_FORCEINLINE_FUNCTION index_type first(index_type s) const { return s * n; }
+};
+
+/// System s has offsets(s + 1) - offsets(s) rows at positions offsets(s) + i (a variable batch
+/// in layouts::RaggedVector storage: no padding).
+template <class Offsets>
+struct RaggedSystems {
+  static constexpr bool ragged = true;
+  Offsets offsets;
+  KOKKOS_FORCEINLINE_FUNCTION index_type rows(index_type s) const { return offsets(s + 1) - offsets(s); }
+  KOKKOS_FORCEINLINE_FUNCTION index_type first(index_type s) const { return offsets(s); }
+};
+
 template <class ExecSpace, class Matrix, class Value, bool Staged, Exchange Lanes, class A, class B, class C,
-          class D, class X, class Maker>
+          class D, class X, class Maker, class Systems = UniformSystems>
 struct PartitionedKernel {
   static constexpr int M = Maker::register_rows;
   static_assert(!Staged || M > 0, "only register chunks are staged");
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 
-  index_type nsys, n;
+  index_type nsys;
+  Systems systems;  ///< UniformSystems (n rows each) or RaggedSystems (a variable batch)
   int P, S;
   A a;
   B b;
@@ -87,11 +107,24 @@ struct PartitionedKernel {
     const int t = rank % P;
     const index_type s = static_cast<index_type>(member.league_rank()) * S + rank / P;
     const bool active = rank < P * S && s < nsys;
-    if (n == 1) {  // a single row per system: no chunks (uniform across the team)
-      if (active && t == 0) solve_single_row(s);
-      return;
+    index_type n;  // rows of this thread's system
+    int Ps;        // chunks of this thread's system: threads t >= Ps of the system own none
+    if constexpr (!Systems::ragged) {
+      n = systems.n;
+      Ps = P;
+      if (n == 1) {  // a single row per system: no chunks (uniform across the team)
+        if (active && t == 0) solve_single_row(s);
+        return;
+      }
+    } else {
+      n = active ? systems.rows(s) : 0;
+      Ps = chunks_of(n);
     }
-    const index_type k0 = chunk_row(t), m = chunk_row(t + 1) - k0;
+    // A variable batch sizes its launch for its longest system: a shorter one uses Ps <= P
+    // chunks (at least 2 rows each, a single row when n = 1); the others present identity
+    // interface rows, which couple to nothing.
+    const bool owns = active && t < Ps && n > 0;
+    const index_type k0 = chunk_row(t, n, Ps), m = owns ? chunk_row(t + 1, n, Ps) - k0 : 0;
     auto chunk = make_chunk(active ? s : 0, k0);
     int failed = 0, nonfinite = 0;
     LastRow<Matrix, Value> last;
@@ -99,21 +132,21 @@ struct PartitionedKernel {
     if constexpr (Staged) {
       const auto group = staging_group(member, scratch);
       group.load(a, b, c, rhs);
-      if (active)
+      if (owns)
         failed = eliminate_chunk_rows(chunk, n, k0, m, group.template rows<Matrix>(0), group.template rows<Matrix>(1),
                                       group.template rows<Matrix>(2), group.template rows<Value>(3), nonfinite, last);
     } else {
-      if (active)
+      if (owns)
         failed = eliminate_chunk(chunk, n, k0, m, rows_of(a, s), rows_of(b, s), rows_of(c, s), rows_of(rhs, s),
                                  nonfinite, last);
     }
     ChunkEnds<Matrix, Value> ends{{Matrix(0), Matrix(0), Value(0)}, {Matrix(0), Matrix(0), Value(0)}};
-    if (active) ends = {{chunk.alpha(0), chunk.gamma(0), chunk.delta(0)}, {last.alpha, last.gamma, last.delta}};
+    if (owns) ends = {{chunk.alpha(0), chunk.gamma(0), chunk.delta(0)}, {last.alpha, last.gamma, last.delta}};
     Outcome outcome;
     if constexpr (Lanes == Exchange::shuffles) {
-      outcome = solve_interface_with(ShuffleExchange{P}, t, k0, m, active, failed, nonfinite, ends);
+      outcome = solve_interface_with(ShuffleExchange{P}, t, k0, m, owns, failed, nonfinite, ends);
     } else {
-      outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), t, k0, m, active,
+      outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), t, k0, m, owns,
                                      failed, nonfinite, ends);
     }
     const bool ok = outcome.pivot_row == INT_MAX && outcome.nonfinite_row == INT_MAX;
@@ -125,8 +158,8 @@ struct PartitionedKernel {
                 : j == 0     ? outcome.x_first
                 : j == m - 1 ? outcome.x_last
                              : Value(chunk.delta(j) - chunk.alpha(j) * outcome.x_first - chunk.gamma(j) * outcome.x_last);
-      staging_group(member, scratch).store(x, rx, m, active);
-    } else if (active) {
+      staging_group(member, scratch).store(x, rx, m, owns);
+    } else if (owns) {
       const auto xs = rows_of(x, s);
       if (ok) {
         finish_chunk(chunk, k0, m, outcome.x_first, outcome.x_last, xs);
@@ -180,22 +213,44 @@ struct PartitionedKernel {
     }
   }
 
-  /// The first row of chunk t of a system: t * n / P, in 32 bits for register chunks (n <= 16 P
-  /// <= 4,096): a 64-bit division is a long instruction sequence that costs registers.
-  KOKKOS_FORCEINLINE_FUNCTION index_type chunk_row(int t) const {
-    if constexpr (M > 0) {
-      return t * static_cast<int>(n) / P;
+  /// Chunks of a system of n rows: P, fewer for a short system of a variable batch (every chunk
+  /// at least 2 rows; one chunk of 1 row when n = 1).
+  KOKKOS_FORCEINLINE_FUNCTION int chunks_of(index_type n) const {
+    if constexpr (!Systems::ragged) {
+      (void)n;
+      return P;
     } else {
-      return t * n / P;
+      return n >= 2 * P ? P : n >= 2 ? static_cast<int>(n / 2) : 1;
     }
   }
 
-  /// First position (system * n + row) of team rank r's chunk, and one past its last.
-  KOKKOS_FORCEINLINE_FUNCTION index_type chunk_begin(const Member& member, int r) const {
-    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + chunk_row(r % P);
+  /// The first row of chunk t of a system of n rows cut into Ps chunks: t * n / Ps (n for t >=
+  /// Ps), in 32 bits for register chunks (n <= 16 P <= 4,096): a 64-bit division is a long
+  /// instruction sequence that costs registers.
+  KOKKOS_FORCEINLINE_FUNCTION index_type chunk_row(int t, index_type n, int Ps) const {
+    if (Systems::ragged && t >= Ps) return n;
+    if constexpr (M > 0) {
+      return t * static_cast<int>(n) / Ps;
+    } else {
+      return t * n / Ps;
+    }
+  }
+
+  /// First position (system * n + row for uniform batches) of team rank r's chunk, and one past
+  /// its last (ranks beyond the batch: the batch's end).
+  KOKKOS_FORCEINLINE_FUNCTION index_type chunk_begin(const Member& member, int r, bool end = false) const {
+    const index_type s = static_cast<index_type>(member.league_rank()) * S + r / P;
+    const int t = r % P + (end ? 1 : 0);
+    if constexpr (!Systems::ragged) {
+      return s * systems.n + chunk_row(t, systems.n, P);
+    } else {
+      if (s >= nsys) return systems.first(nsys);
+      const index_type n = systems.rows(s);
+      return systems.first(s) + chunk_row(t, n, chunks_of(n));
+    }
   }
   KOKKOS_FORCEINLINE_FUNCTION index_type chunk_end(const Member& member, int r) const {
-    return (static_cast<index_type>(member.league_rank()) * S + r / P) * n + chunk_row(r % P + 1);
+    return chunk_begin(member, r, true);
   }
 
   /// This thread's staging group: its range of positions and its part of the scratch.
@@ -205,12 +260,12 @@ struct PartitionedKernel {
     const int rank = member.team_rank(), lane = rank % G, first = rank - lane;
     const int used = P * S;  // ranks that own a chunk
     const int last = (first + G < used ? first + G : used) - 1;
-    const index_type total = nsys * n;
+    const index_type total = systems.first(nsys);
     const index_type q_begin = chunk_begin(member, first);
     const index_type end = chunk_end(member, last);
     const std::size_t larger = sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value);
     const int slab = static_cast<int>(staging_slab_bytes(G, M > 0 ? M : 1, larger));
-    return {member, n, q_begin, end < total ? end : total, static_cast<int>(chunk_begin(member, rank) - q_begin),
+    return {member, systems.rows(0), q_begin, end < total ? end : total, static_cast<int>(chunk_begin(member, rank) - q_begin),
             lane, G, scratch + (first / G) * staged_arrays * slab, slab};
   }
 

@@ -27,6 +27,7 @@
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
 #include <tridiag/core/warp_shuffle.hpp>
+#include <tridiag/layouts/variable_batch.hpp>
 
 namespace tridiag::partitioned {
 
@@ -78,6 +79,15 @@ constexpr index_type power_of_two_at_least(index_type v) {
   while (p < v) p *= 2;
   return p;
 }
+/// The largest offsets(s + 1) - offsets(s) (a named functor: core/kokkos_compat.hpp).
+template <class Offsets>
+struct LongestRaggedSystem {
+  Offsets offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& m) const {
+    const index_type n = offsets(s + 1) - offsets(s);
+    m = n > m ? n : m;
+  }
+};
 }  // namespace impl
 
 /// The split a solve of `systems` x `n` on ExecSpace will use; value_bytes and matrix_bytes are
@@ -193,16 +203,15 @@ struct EmptyTeamKernel {
   KOKKOS_INLINE_FUNCTION void operator()(const Member&) const {}
 };
 
-/// Launches PartitionedKernel with the plan's staging and exchange.
-template <class ExecSpace, class Matrix, class Value, bool Staged, Exchange Lanes, class MatrixBatch, class Rhs,
-          class X, class Maker>
-void launch_kernel(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, const X& x,
+/// Launches PartitionedKernel with the plan's staging and exchange, on nsys systems placed as
+/// `systems` says (UniformSystems, RaggedSystems) with diagonals lower, diag, upper.
+template <class ExecSpace, class Matrix, class Value, bool Staged, Exchange Lanes, class Systems, class Vector,
+          class Rhs, class X, class Maker>
+void launch_kernel(const ExecSpace& exec, index_type nsys, const Systems& systems, const Vector& lower,
+                   const Vector& diag, const Vector& upper, const Rhs& rhs, const X& x,
                    const StatusView<typename ExecSpace::memory_space>& status, const Plan& p, const Maker& make_chunk) {
-  using Vector = typename MatrixBatch::vector_type;
-  using Kernel = PartitionedKernel<ExecSpace, Matrix, Value, Staged, Lanes, Vector, Vector, Vector, Rhs, X, Maker>;
-  const index_type nsys = matrix.systems();
-  Kernel kernel{nsys, matrix.rows(), p.threads_per_system, p.systems_per_team, matrix.lower, matrix.diag,
-                matrix.upper, rhs, x, status, make_chunk};
+  using Kernel = PartitionedKernel<ExecSpace, Matrix, Value, Staged, Lanes, Vector, Vector, Vector, Rhs, X, Maker, Systems>;
+  Kernel kernel{nsys, systems, p.threads_per_system, p.systems_per_team, lower, diag, upper, rhs, x, status, make_chunk};
   // Staged kernels are compiled for two teams of 256 threads per multiprocessor (at most 128
   // registers on NVIDIA GPUs): left free, nvcc hoists the loads of all four arrays and gives the
   // 8-row double kernel 144 registers (ptxas), one team per multiprocessor; bounded it needs no
@@ -229,18 +238,21 @@ void launch_kernel(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& 
 }
 
 /// Picks the exchange (warp shuffles exist only in CUDA device code) and the staging.
-template <class ExecSpace, class Matrix, class Value, class MatrixBatch, class Rhs, class X, class Maker>
-void launch(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, const X& x,
-            const StatusView<typename ExecSpace::memory_space>& status, const Plan& p, const Maker& make_chunk) {
+template <class ExecSpace, class Matrix, class Value, class Systems, class Vector, class Rhs, class X, class Maker>
+void launch(const ExecSpace& exec, index_type nsys, const Systems& systems, const Vector& lower, const Vector& diag,
+            const Vector& upper, const Rhs& rhs, const X& x, const StatusView<typename ExecSpace::memory_space>& status,
+            const Plan& p, const Maker& make_chunk) {
   auto with_exchange = [&](auto staged) {
     constexpr bool Staged = decltype(staged)::value;
     if constexpr (compat::runs_in_warps<ExecSpace>) {
       if (p.shuffles) {
-        launch_kernel<ExecSpace, Matrix, Value, Staged, Exchange::shuffles>(exec, matrix, rhs, x, status, p, make_chunk);
+        launch_kernel<ExecSpace, Matrix, Value, Staged, Exchange::shuffles>(exec, nsys, systems, lower, diag, upper,
+                                                                            rhs, x, status, p, make_chunk);
         return;
       }
     }
-    launch_kernel<ExecSpace, Matrix, Value, Staged, Exchange::scratch>(exec, matrix, rhs, x, status, p, make_chunk);
+    launch_kernel<ExecSpace, Matrix, Value, Staged, Exchange::scratch>(exec, nsys, systems, lower, diag, upper, rhs,
+                                                                       x, status, p, make_chunk);
   };
   if constexpr (Maker::register_rows > 0) {
     if (p.staged) {
@@ -249,6 +261,46 @@ void launch(const ExecSpace& exec, const MatrixBatch& matrix, const Rhs& rhs, co
     }
   }
   with_exchange(std::false_type{});
+}
+
+/// Runs the team kernel of plan p (no split): chunks in registers of the plan's length, or in a
+/// workspace from allocate_work(label) (a vector shaped like x).
+template <class ExecSpace, class Matrix, class Value, class Systems, class Vector, class Rhs, class X,
+          class AllocateWork>
+void run_team_kernel(const char* where, const ExecSpace& exec, index_type nsys, const Systems& systems,
+                     const Vector& lower, const Vector& diag, const Vector& upper, const Rhs& rhs, const X& x,
+                     const StatusView<typename ExecSpace::memory_space>& status, const Plan& p,
+                     const AllocateWork& allocate_work) {
+  {
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const int max_team = Policy(exec, 1, 1).team_size_max(EmptyTeamKernel{}, Kokkos::ParallelForTag());
+    require(p.team_size <= max_team, where, p.threads_per_system, " threads per system x ", p.systems_per_team,
+            " systems per team = ", p.team_size, " threads, more than the ", max_team,
+            " a team can have on this execution space");
+  }
+  auto with = [&](const auto& maker) {
+    launch<ExecSpace, Matrix, Value>(exec, nsys, systems, lower, diag, upper, rhs, x, status, p, maker);
+  };
+  if (p.register_rows == 4) {
+    with(RegisterChunkMaker<Matrix, Value, 4>{});
+  } else if (p.register_rows == 8) {
+    with(RegisterChunkMaker<Matrix, Value, 8>{});
+  } else if (p.register_rows == 16) {
+    with(RegisterChunkMaker<Matrix, Value, 16>{});
+  } else {
+    const auto alpha = allocate_work("tridiag::partitioned::alpha");
+    const auto gamma = allocate_work("tridiag::partitioned::gamma");
+    with(WorkspaceChunkMaker<std::remove_cv_t<decltype(alpha)>, X>{alpha, gamma, x});
+  }
+}
+
+/// The options' checks shared by solve and solve_ragged.
+inline void check_options(const char* where, const Options& opts) {
+  require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread >= 0, where,
+          "options must be non-negative: threads_per_system=", opts.threads_per_system,
+          ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);
+  require(opts.split_chunk_rows >= 3 && opts.split_chunk_rows <= 16, where, "split_chunk_rows must be 3 .. 16 (got ",
+          opts.split_chunk_rows, "): shorter chunks would not shorten the interface system, longer ones do not fit in registers");
 }
 
 }  // namespace impl
@@ -264,11 +316,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "partitioned::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "partitioned::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
-  require(opts.threads_per_system >= 0 && opts.systems_per_team >= 0 && opts.rows_per_thread >= 0, where,
-          "options must be non-negative: threads_per_system=", opts.threads_per_system,
-          ", systems_per_team=", opts.systems_per_team, ", rows_per_thread=", opts.rows_per_thread);
-  require(opts.split_chunk_rows >= 3 && opts.split_chunk_rows <= 16, where, "split_chunk_rows must be 3 .. 16 (got ",
-          opts.split_chunk_rows, "): shorter chunks would not shorten the interface system, longer ones do not fit in registers");
+  impl::check_options(where, opts);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0 || n == 0) return;
   const Plan p = plan(exec, nsys, n, opts, sizeof(MatrixScalar), sizeof(RhsScalar));
@@ -283,32 +331,73 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                       });
     return;
   }
-  {
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    const int max_team =
-        Policy(exec, 1, 1)
-            .team_size_max(impl::EmptyTeamKernel{}, Kokkos::ParallelForTag());
-    require(p.team_size <= max_team, where, p.threads_per_system, " threads per system x ", p.systems_per_team,
-            " systems per team = ", p.team_size, " threads, more than the ", max_team,
-            " a team can have on this execution space");
-  }
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
-  if (p.register_rows == 4) {
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p, impl::RegisterChunkMaker<Matrix, Value, 4>{});
-  } else if (p.register_rows == 8) {
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p, impl::RegisterChunkMaker<Matrix, Value, 8>{});
-  } else if (p.register_rows == 16) {
-    impl::launch<ExecSpace, Matrix, Value>(exec, matrix, rhs, x, status, p, impl::RegisterChunkMaker<Matrix, Value, 16>{});
-  } else {
-    using Work = BatchVector<Matrix, Layout, MemorySpace>;
-    const Layout map(nsys, n);
-    const auto alpha = allocate_uninitialized<Work>("tridiag::partitioned::alpha", map);
-    const auto gamma = allocate_uninitialized<Work>("tridiag::partitioned::gamma", map);
-    impl::launch<ExecSpace, Matrix, Value>(
-        exec, matrix, rhs, x, status, p,
-        impl::WorkspaceChunkMaker<Work, std::remove_cv_t<std::remove_reference_t<decltype(x)>>>{alpha, gamma, x});
+  impl::run_team_kernel<ExecSpace, Matrix, Value>(
+      where, exec, nsys, impl::UniformSystems{n}, matrix.lower, matrix.diag, matrix.upper, rhs, x, status, p,
+      [&](const char* label) {
+        return allocate_uninitialized<BatchVector<Matrix, Layout, MemorySpace>>(label, Layout(nsys, n));
+      });
+}
+
+/// Solves a variable batch in offset-indexed storage (layouts::RaggedVector: system s in rows
+/// [offsets(s), offsets(s + 1)), no padding) with the partitioned algorithm: the launch is sized
+/// for the longest system (plan() with its n) and every system is cut into as many chunks as its
+/// own size allows, so no padding is read, computed or written and the time follows the total size
+/// of the batch (NCP), not the number of systems times the longest. All vectors must share the
+/// diagonal's offsets View. x may be rhs (in place). Systems of up to 16 x 256 rows (the register
+/// chunks of a team; no split across the device) on GPUs; any size on host spaces. Status codes
+/// per system as for solve().
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
+void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScalar, MemorySpace>& lower,
+                  const layouts::RaggedVector<MatrixScalar, MemorySpace>& diag,
+                  const layouts::RaggedVector<MatrixScalar, MemorySpace>& upper,
+                  const layouts::RaggedVector<RhsScalar, MemorySpace>& rhs,
+                  const layouts::RaggedVector<std::remove_const_t<RhsScalar>, MemorySpace>& x,
+                  const StatusView<MemorySpace>& status = {}, const Options& opts = {}) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "partitioned::solve_ragged: the batch's memory space is not accessible from ExecSpace");
+  constexpr const char* where = "partitioned::solve_ragged";
+  const auto offsets = diag.offsets();
+  auto same = [&](const char* name, const auto& v) {
+    require(v.offsets().data() == offsets.data() && v.systems() == diag.systems(), where, name,
+            " does not share the diagonal's offsets View (", v.systems(), " vs ", diag.systems(), " systems)");
+  };
+  same("lower", lower);
+  same("upper", upper);
+  same("rhs", rhs);
+  same("x", x);
+  tridiag::impl::check_status(where, status, diag.systems());
+  impl::check_options(where, opts);
+  require(opts.split != Options::Split::always, where, "variable batches are not split across the device");
+  const index_type nsys = diag.systems();
+  if (nsys == 0) return;
+  index_type longest = 0;
+  Kokkos::parallel_reduce("tridiag::partitioned::longest_system",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+                          impl::LongestRaggedSystem<std::remove_cv_t<decltype(offsets)>>{offsets},
+                          Kokkos::Max<index_type>(longest));
+  if (longest == 0) {
+    if (status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);
+    return;
   }
+  Options no_split = opts;
+  no_split.split = Options::Split::never;
+  const Plan p = plan(exec, nsys, longest, no_split, sizeof(MatrixScalar), sizeof(RhsScalar));
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  require(host || p.register_rows != 0, where, "the longest system has ", longest,
+          " rows; on this device a variable batch is solved by teams with chunks in registers (at most 16 x 256 rows)");
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  using Value = std::remove_const_t<RhsScalar>;
+  using Work = layouts::RaggedVector<Matrix, MemorySpace>;
+  index_type total = 0;
+  Kokkos::deep_copy(total, Kokkos::subview(offsets, nsys));
+  impl::run_team_kernel<ExecSpace, Matrix, Value>(
+      where, exec, nsys, impl::RaggedSystems<std::remove_cv_t<decltype(offsets)>>{offsets}, lower, diag, upper, rhs,
+      x, status, p, [&](const char* label) {
+        return Work(typename Work::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), total),
+                    offsets);
+      });
 }
 
 }  // namespace tridiag::partitioned

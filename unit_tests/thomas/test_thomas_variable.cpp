@@ -75,25 +75,14 @@ TYPED_TEST(ThomasVariable, RaggedStorageNeedsNoPadding) {
   auto offsets = layouts::make_offsets<M>(sizes);
   using V = layouts::RaggedVector<S, M>;
   V a("a", offsets), b("b", offsets), c("c", offsets), d("d", offsets), x("x", offsets);
-  auto fill = [&](const std::vector<S>& flat, const V& v) {
-    auto host = Kokkos::create_mirror_view(v.storage());
-    index_type k = 0;
-    for (index_type s = 0; s < systems; ++s)
-      for (index_type i = 0; i < sizes[s]; ++i) host(k++) = flat[s * nmax + i];
-    Kokkos::deep_copy(v.storage(), host);
-  };
-  fill(h.a, a);
-  fill(h.b, b);
-  fill(h.c, c);
-  fill(h.d, d);
+  upload_ragged(h.a, sizes, nmax, a);
+  upload_ragged(h.b, sizes, nmax, b);
+  upload_ragged(h.c, sizes, nmax, c);
+  upload_ragged(h.d, sizes, nmax, d);
   Kokkos::deep_copy(x.storage(), nan_of<S>());
   StatusView<M> status("status", systems);
   thomas::solve_ragged(typename TypeParam::exec(), a, b, c, d, x, status);
-  auto xs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.storage());
-  std::vector<S> padded(systems * nmax, nan_of<S>());
-  index_type k = 0;
-  for (index_type s = 0; s < systems; ++s)
-    for (index_type i = 0; i < sizes[s]; ++i) padded[s * nmax + i] = xs(k++);
+  const auto padded = download_ragged(x, sizes, nmax);
   expect_variable_solution(h, sizes, padded, "ragged NCP");
   EXPECT_NO_THROW(tridiag::check(status));
 }

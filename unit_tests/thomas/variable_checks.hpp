@@ -2,6 +2,7 @@
 // Shared by the variable-batch tests (CP, NCP, size-aware): random sizes with an empty and a
 // single-row system mixed in, and the per-system check against the long-double banded LU.
 
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -41,6 +42,29 @@ void expect_variable_solution(const HostBatch<S>& h, const std::vector<index_typ
     const long double bound = 64.0L * (n + 1) * eps;
     EXPECT_TRUE(forward_error(x, s * h.rows, ref) <= bound) << what << ": system " << s << " (n = " << n << ")";
   }
+}
+
+/// Ragged (offset-indexed) copy of the first sizes[s] rows of each system of a padded flat host
+/// array of nmax rows per system.
+template <class V, class S>
+void upload_ragged(const std::vector<S>& padded, const std::vector<index_type>& sizes, index_type nmax, const V& v) {
+  auto host = Kokkos::create_mirror_view(v.storage());
+  index_type k = 0;
+  for (std::size_t s = 0; s < sizes.size(); ++s)
+    for (index_type i = 0; i < sizes[s]; ++i) host(k++) = padded[s * nmax + i];
+  Kokkos::deep_copy(v.storage(), host);
+}
+
+/// The padded flat host array of a ragged vector (NaN in the padding).
+template <class V>
+std::vector<typename V::value_type> download_ragged(const V& v, const std::vector<index_type>& sizes, index_type nmax) {
+  using S = typename V::value_type;
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v.storage());
+  std::vector<S> padded(sizes.size() * nmax, std::numeric_limits<S>::quiet_NaN());
+  index_type k = 0;
+  for (std::size_t s = 0; s < sizes.size(); ++s)
+    for (index_type i = 0; i < sizes[s]; ++i) padded[s * nmax + i] = host(k++);
+  return padded;
 }
 
 }  // namespace tridiag::test

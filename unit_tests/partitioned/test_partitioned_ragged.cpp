@@ -1,0 +1,156 @@
+// partitioned::solve_ragged: variable batches in offset-indexed storage (no padding), against the
+// oracle system by system; empty and single-row systems mixed in; every split of the launch;
+// bitwise equal to partitioned::solve when all systems have one size; failures reported per system.
+
+#include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
+#include <tridiag/layouts/variable_batch.hpp>
+
+#include "thomas/thomas_checks.hpp"
+#include "thomas/variable_checks.hpp"
+
+namespace tridiag::test {
+namespace {
+
+template <class C>
+class PartitionedRagged : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(PartitionedRagged, Configs, ConfigNames);
+
+/// A variable batch: the first sizes[s] rows of each system of h, in ragged device storage.
+template <class C>
+struct RaggedBatch {
+  using S = typename C::scalar;
+  using V = layouts::RaggedVector<S, typename C::memory>;
+  std::vector<index_type> sizes;
+  index_type nmax;
+  typename V::offsets_type offsets;
+  V a, b, c, d, x;
+  StatusView<typename C::memory> status;
+  RaggedBatch(const HostBatch<S>& h, const std::vector<index_type>& sizes_)
+      : sizes(sizes_), nmax(h.rows), offsets(layouts::make_offsets<typename C::memory>(sizes_)), a("a", offsets),
+        b("b", offsets), c("c", offsets), d("d", offsets), x("x", offsets), status("status", h.systems) {
+    upload_ragged(h.a, sizes, nmax, a);
+    upload_ragged(h.b, sizes, nmax, b);
+    upload_ragged(h.c, sizes, nmax, c);
+    upload_ragged(h.d, sizes, nmax, d);
+  }
+  /// Solves with x poisoned and the status at -999 first; returns x as a padded flat host array.
+  std::vector<S> solve(const partitioned::Options& opts) {
+    Kokkos::deep_copy(x.storage(), std::numeric_limits<S>::quiet_NaN());
+    Kokkos::deep_copy(status, -999);
+    typename C::exec exec;
+    partitioned::solve_ragged(exec, a, b, c, d, x, status, opts);
+    exec.fence();
+    return download_ragged(x, sizes, nmax);
+  }
+  std::vector<int> statuses() const {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+    return std::vector<int>(h.data(), h.data() + h.extent(0));
+  }
+};
+
+TYPED_TEST(PartitionedRagged, MatchesOracleForEverySplit) {
+  using S = typename TypeParam::scalar;
+  const int max_team = std::min(64, Kokkos::TeamPolicy<typename TypeParam::exec>(typename TypeParam::exec(), 1, 1)
+                                        .team_size_max(KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<
+                                                                     typename TypeParam::exec>::member_type&){},
+                                                       Kokkos::ParallelForTag()));
+  for (index_type nmax : {5, 100, 512}) {
+    const index_type systems = 77;
+    const auto sizes = random_sizes(systems, 1, nmax, test_seed() + nmax);  // with an empty and a 1-row system
+    const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + nmax);
+    RaggedBatch<TypeParam> batch(h, sizes);
+    for (int P : {0, 1, 2, 16, 64}) {
+      if (P > max_team || (P > 0 && P > std::max<index_type>(1, nmax / 2))) continue;
+      for (auto staging : {partitioned::Options::Staging::automatic, partitioned::Options::Staging::scratch}) {
+        partitioned::Options opts;
+        opts.threads_per_system = P;
+        opts.staging = staging;
+        if (staging == partitioned::Options::Staging::scratch) opts.chunk_storage = partitioned::Options::ChunkStorage::registers;
+        if (opts.chunk_storage == partitioned::Options::ChunkStorage::registers &&
+            (P == 0 || (nmax + P - 1) / P > 16))
+          continue;  // chunks longer than 16 rows do not fit in registers
+        const auto x = batch.solve(opts);
+        const std::string what = "nmax " + std::to_string(nmax) + ", P " + std::to_string(P) + ", staging " +
+                                 std::to_string(static_cast<int>(staging));
+        expect_variable_solution(h, sizes, x, what);
+        for (int code : batch.statuses()) ASSERT_EQ(code, 0) << what;
+        if (this->HasFailure()) return;
+      }
+    }
+  }
+}
+
+TYPED_TEST(PartitionedRagged, OneSizeGivesTheBitsOfTheUniformSolve) {
+  using S = typename TypeParam::scalar;
+  const index_type systems = 50, n = 256;
+  const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  RaggedBatch<TypeParam> batch(h, std::vector<index_type>(systems, n));
+  const auto ragged = batch.solve({});
+  const auto uniform = solve_poisoned<TypeParam>(h, [](const auto& exec, const auto& matrix, const auto& rhs,
+                                                       const auto& x, const auto& status) {
+    partitioned::solve(exec, matrix, rhs, x, status);
+  });
+  ASSERT_EQ(ragged.size(), uniform.x.size());
+  EXPECT_EQ(std::memcmp(ragged.data(), uniform.x.data(), ragged.size() * sizeof(S)), 0);
+}
+
+TYPED_TEST(PartitionedRagged, InPlaceGivesTheSameBits) {
+  using S = typename TypeParam::scalar;
+  const index_type systems = 40, nmax = 300;
+  const auto sizes = random_sizes(systems, 100, nmax, test_seed() + 1);
+  const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + 1);
+  RaggedBatch<TypeParam> batch(h, sizes);
+  const auto reference = batch.solve({});
+  typename TypeParam::exec exec;
+  partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, batch.d);
+  exec.fence();
+  const auto in_place = download_ragged(batch.d, sizes, nmax);
+  EXPECT_EQ(std::memcmp(in_place.data(), reference.data(), in_place.size() * sizeof(S)), 0);
+}
+
+TYPED_TEST(PartitionedRagged, FailedSystemsAreReportedAndNeighboursUntouched) {
+  using S = typename TypeParam::scalar;
+  const index_type systems = 30, nmax = 200;
+  auto sizes = random_sizes(systems, 50, nmax, test_seed() + 2);
+  sizes[5] = 120;
+  sizes[9] = 80;
+  auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + 2);
+  const auto clean = RaggedBatch<TypeParam>(h, sizes).solve({});
+  h.at(h.a, 5, 60) = 0;  // a zero row: its pivot (or the interface row next to it) fails
+  h.at(h.b, 5, 60) = 0;
+  h.at(h.c, 5, 60) = 0;
+  h.at(h.d, 9, 33) = std::numeric_limits<S>::quiet_NaN();
+  RaggedBatch<TypeParam> batch(h, sizes);
+  const auto x = batch.solve({});
+  const auto status = batch.statuses();
+  EXPECT_GT(status[5], 0);
+  EXPECT_EQ(status[9], -34);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < sizes[s]; ++i) {
+      if (s == 5 || s == 9) {
+        EXPECT_TRUE(std::isnan(x[s * nmax + i])) << "system " << s << " row " << i;
+      } else {
+        ASSERT_EQ(status[s], 0) << "system " << s;
+        ASSERT_EQ(x[s * nmax + i], clean[s * nmax + i]) << "neighbour " << s << " changed";
+      }
+    }
+}
+
+TYPED_TEST(PartitionedRagged, MismatchesAndSplitsAreRejected) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  auto offsets = layouts::make_offsets<M>({3, 4, 5});
+  auto other = layouts::make_offsets<M>({3, 4, 5});
+  layouts::RaggedVector<S, M> a("a", offsets), x("x", other);
+  typename TypeParam::exec exec;
+  EXPECT_THROW(partitioned::solve_ragged(exec, a, a, a, a, x), tridiag::invalid_argument);
+  StatusView<M> short_status("status", 2);
+  EXPECT_THROW(partitioned::solve_ragged(exec, a, a, a, a, a, short_status), tridiag::invalid_argument);
+  partitioned::Options opts;
+  opts.split = partitioned::Options::Split::always;
+  EXPECT_THROW(partitioned::solve_ragged(exec, a, a, a, a, a, {}, opts), tridiag::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tridiag::test
