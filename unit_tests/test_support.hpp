@@ -236,6 +236,14 @@ struct SolvedBatch {
   std::vector<int> status;
 };
 
+/// Largest team execution space E allows (2 for OpenMP on a 2-core machine, 1 for Serial).
+template <class E>
+int max_team_size() {
+  using Policy = Kokkos::TeamPolicy<E>;
+  return Policy(E(), 1, 1).team_size_max(KOKKOS_LAMBDA(const typename Policy::member_type&){},
+                                         Kokkos::ParallelForTag());
+}
+
 /// A copy of host batch h (matrix and right-hand side) in C's layout and memory space.
 template <class C>
 auto upload_system(const HostBatch<typename C::scalar>& h) {

@@ -50,87 +50,95 @@ struct ShuffleExchange {
   KOKKOS_FORCEINLINE_FUNCTION T previous(const T& v) const {
     return compat::shuffle_up(v, 1);
   }
-  /// The smallest v over the caller's system (butterfly over its P aligned lanes).
-  KOKKOS_FORCEINLINE_FUNCTION int system_min(int v) const {
+  /// The smallest u and the smallest v over the caller's system (butterfly over its P aligned
+  /// lanes).
+  KOKKOS_FORCEINLINE_FUNCTION void system_min(int& u, int& v) const {
     for (int k = 1; k < P; k *= 2) {
-      const int other = compat::shuffle_xor(v, k);
-      v = other < v ? other : v;
+      const int other_u = compat::shuffle_xor(u, k), other_v = compat::shuffle_xor(v, k);
+      u = other_u < u ? other_u : u;
+      v = other_v < v ? other_v : v;
     }
-    return v;
   }
   /// Nothing to order: shuffles need no memory.
   KOKKOS_FORCEINLINE_FUNCTION void fence_scratch_reuse() const {}
 };
 
-/// Team scratch of a ScratchExchange (matrix and right-hand-side scalars of the given sizes): one
-/// interface row per team thread and one int per system.
+/// Team scratch of a ScratchExchange (matrix and right-hand-side scalars of the given sizes): two
+/// interface rows per team thread (double buffering) and two ints per system.
 constexpr std::size_t scratch_exchange_bytes(int team_size, int systems_per_team, std::size_t matrix_bytes,
                                              std::size_t value_bytes) {
-  return static_cast<std::size_t>(team_size) * (2 * matrix_bytes + value_bytes) +
-         static_cast<std::size_t>(systems_per_team) * sizeof(int) + 4 * 16;  // 16-byte alignment of each part
+  return 2 * static_cast<std::size_t>(team_size) * (2 * matrix_bytes + value_bytes) +
+         2 * static_cast<std::size_t>(systems_per_team) * sizeof(int) + 8 * 16;  // 16-byte alignment of each part
 }
 
+/// Rows are published into one of two buffers, alternately: a thread overwrites a buffer only
+/// two exchanges after it was read, and the barrier of the exchange between orders the two, so
+/// each exchange needs one team barrier rather than two.
 template <class Member, class Matrix, class Value>
 struct ScratchExchange {
   const Member& member;
-  Matrix* a;
-  Matrix* c;
-  Value* d;
-  int* flag;  ///< one per system of the team
+  Matrix* a[2];
+  Matrix* c[2];
+  Value* d[2];
+  int* flag[2];  ///< one per system of the team, each
   int rank, team_size, P;
+  mutable int buffer = 0;  ///< the buffer the last exchange wrote
 
   /// Carves the buffers out of `base` (scratch_exchange_bytes of it, 16-byte aligned).
   KOKKOS_INLINE_FUNCTION ScratchExchange(const Member& m, void* base, int P_)
       : member(m), rank(m.team_rank()), team_size(m.team_size()), P(P_) {
     char* p = static_cast<char*>(base);
-    a = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
-    c = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
-    d = reinterpret_cast<Value*>(take(p, team_size * sizeof(Value)));
-    flag = reinterpret_cast<int*>(take(p, ((team_size + P - 1) / P) * sizeof(int)));
+    for (int k = 0; k < 2; ++k) {
+      a[k] = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
+      c[k] = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
+      d[k] = reinterpret_cast<Value*>(take(p, team_size * sizeof(Value)));
+      flag[k] = reinterpret_cast<int*>(take(p, ((team_size + P - 1) / P) * sizeof(int)));
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void neighbours(const InterfaceRow<Matrix, Value>& mine, int s,
                                          InterfaceRow<Matrix, Value>& lower, InterfaceRow<Matrix, Value>& upper) const {
-    publish(mine);
+    const int k = publish(mine);
     const int lo = rank - s >= 0 ? rank - s : rank, hi = rank + s < team_size ? rank + s : rank;
-    lower = {a[lo], c[lo], d[lo]};
-    upper = {a[hi], c[hi], d[hi]};
-    member.team_barrier();
+    lower = {a[k][lo], c[k][lo], d[k][lo]};
+    upper = {a[k][hi], c[k][hi], d[k][hi]};
   }
   KOKKOS_INLINE_FUNCTION InterfaceRow<Matrix, Value> next_row(const InterfaceRow<Matrix, Value>& mine) const {
-    publish(mine);
+    const int k = publish(mine);
     const int hi = rank + 1 < team_size ? rank + 1 : rank;
-    const InterfaceRow<Matrix, Value> r{a[hi], c[hi], d[hi]};
-    member.team_barrier();
-    return r;
+    return {a[k][hi], c[k][hi], d[k][hi]};
   }
   KOKKOS_INLINE_FUNCTION Value previous(const Value& v) const {
-    d[rank] = v;
+    buffer ^= 1;
+    d[buffer][rank] = v;
     member.team_barrier();
-    const Value r = d[rank > 0 ? rank - 1 : rank];
-    member.team_barrier();
-    return r;
+    return d[buffer][rank > 0 ? rank - 1 : rank];
   }
-  KOKKOS_INLINE_FUNCTION int system_min(int v) const {
+  /// Ends with a barrier: after it the team may reuse all of the exchange's scratch.
+  KOKKOS_INLINE_FUNCTION void system_min(int& u, int& v) const {
     const int ls = rank / P;
-    if (rank % P == 0) flag[ls] = INT_MAX;
+    if (rank % P == 0) flag[0][ls] = flag[1][ls] = INT_MAX;
     member.team_barrier();
-    Kokkos::atomic_fetch_min(&flag[ls], v);
+    Kokkos::atomic_fetch_min(&flag[0][ls], u);
+    Kokkos::atomic_fetch_min(&flag[1][ls], v);
     member.team_barrier();
-    const int r = flag[ls];
+    u = flag[0][ls];
+    v = flag[1][ls];
     member.team_barrier();
-    return r;
   }
   /// The exchange buffers may alias scratch the team used just before (staging): wait for it.
   KOKKOS_INLINE_FUNCTION void fence_scratch_reuse() const { member.team_barrier(); }
 
  private:
-  /// Writes this thread's row for the others to read, then waits for every thread's.
-  KOKKOS_INLINE_FUNCTION void publish(const InterfaceRow<Matrix, Value>& mine) const {
-    a[rank] = mine.a;
-    c[rank] = mine.c;
-    d[rank] = mine.d;
+  /// Writes this thread's row into the other buffer for the others to read, then waits for every
+  /// thread's; returns the buffer.
+  KOKKOS_INLINE_FUNCTION int publish(const InterfaceRow<Matrix, Value>& mine) const {
+    buffer ^= 1;
+    a[buffer][rank] = mine.a;
+    c[buffer][rank] = mine.c;
+    d[buffer][rank] = mine.d;
     member.team_barrier();
+    return buffer;
   }
   /// The next 16-byte aligned block of `bytes` at p; advances p.
   KOKKOS_INLINE_FUNCTION static char* take(char*& p, std::size_t bytes) {

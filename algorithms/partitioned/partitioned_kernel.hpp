@@ -197,8 +197,9 @@ struct PartitionedKernel {
     int bad_value = nonfinite ? nonfinite : INT_MAX;
     if (bad_value == INT_MAX && !(compat::isfinite(o.x_first) && compat::isfinite(o.x_last))) bad_value = overflow_mark;
     if (!active) pivot = bad_value = INT_MAX;
-    o.pivot_row = lanes.system_min(pivot);
-    o.nonfinite_row = lanes.system_min(bad_value);
+    lanes.system_min(pivot, bad_value);
+    o.pivot_row = pivot;
+    o.nonfinite_row = bad_value;
     if (o.nonfinite_row == overflow_mark) o.nonfinite_row = 1;
     return o;
   }

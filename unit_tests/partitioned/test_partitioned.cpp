@@ -23,14 +23,6 @@ SolvedBatch<typename C::scalar> solve_batch(const HostBatch<typename C::scalar>&
                                   const auto& status) { partitioned::solve(exec, matrix, rhs, x, status, opts); });
 }
 
-/// Largest team this execution space allows (2 for OpenMP on this 2-core machine, 1 for Serial).
-template <class E>
-int max_team_size() {
-  using Policy = Kokkos::TeamPolicy<E>;
-  return Policy(E(), 1, 1).team_size_max(KOKKOS_LAMBDA(const typename Policy::member_type&){},
-                                         Kokkos::ParallelForTag());
-}
-
 TYPED_TEST(PartitionedSolve, MatchesOracleForEverySplit) {
   using S = typename TypeParam::scalar;
   const int max_team = max_team_size<typename TypeParam::exec>();

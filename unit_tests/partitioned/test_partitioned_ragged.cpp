@@ -51,10 +51,7 @@ struct RaggedBatch {
 
 TYPED_TEST(PartitionedRagged, MatchesOracleForEverySplit) {
   using S = typename TypeParam::scalar;
-  const int max_team = std::min(64, Kokkos::TeamPolicy<typename TypeParam::exec>(typename TypeParam::exec(), 1, 1)
-                                        .team_size_max(KOKKOS_LAMBDA(const typename Kokkos::TeamPolicy<
-                                                                     typename TypeParam::exec>::member_type&){},
-                                                       Kokkos::ParallelForTag()));
+  const int max_team = max_team_size<typename TypeParam::exec>();
   for (index_type nmax : {5, 100, 512}) {
     const index_type systems = 77;
     const auto sizes = random_sizes(systems, 1, nmax, test_seed() + nmax);  // with an empty and a 1-row system
