@@ -68,7 +68,7 @@ struct ShuffleExchange {
 constexpr std::size_t scratch_exchange_bytes(int team_size, int systems_per_team, std::size_t matrix_bytes,
                                              std::size_t value_bytes) {
   return 2 * static_cast<std::size_t>(team_size) * (2 * matrix_bytes + value_bytes) +
-         2 * static_cast<std::size_t>(systems_per_team) * sizeof(int) + 8 * 16;  // 16-byte alignment of each part
+         2 * static_cast<std::size_t>(systems_per_team) * sizeof(int) + 5 * 16;  // 16-byte alignment of each part
 }
 
 /// Rows are published into one of two buffers, alternately: a thread overwrites a buffer only
@@ -77,53 +77,55 @@ constexpr std::size_t scratch_exchange_bytes(int team_size, int systems_per_team
 template <class Member, class Matrix, class Value>
 struct ScratchExchange {
   const Member& member;
-  Matrix* a[2];
-  Matrix* c[2];
-  Value* d[2];
-  int* flag[2];  ///< one per system of the team, each
+  // Buffer k of each array starts at k * team_size (plain offsets: an array of pointers indexed
+  // by the run-time buffer number would put the whole object in local memory).
+  Matrix* a;
+  Matrix* c;
+  Value* d;
+  int* first_flag;   ///< one per system of the team
+  int* second_flag;  ///< one per system of the team
   int rank, team_size, P;
-  mutable int buffer = 0;  ///< the buffer the last exchange wrote
+  mutable int buffer = 0;  ///< the buffer the last exchange wrote (0 or team_size)
 
   /// Carves the buffers out of `base` (scratch_exchange_bytes of it, 16-byte aligned).
   KOKKOS_INLINE_FUNCTION ScratchExchange(const Member& m, void* base, int P_)
       : member(m), rank(m.team_rank()), team_size(m.team_size()), P(P_) {
     char* p = static_cast<char*>(base);
-    for (int k = 0; k < 2; ++k) {
-      a[k] = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
-      c[k] = reinterpret_cast<Matrix*>(take(p, team_size * sizeof(Matrix)));
-      d[k] = reinterpret_cast<Value*>(take(p, team_size * sizeof(Value)));
-      flag[k] = reinterpret_cast<int*>(take(p, ((team_size + P - 1) / P) * sizeof(int)));
-    }
+    a = reinterpret_cast<Matrix*>(take(p, 2 * team_size * sizeof(Matrix)));
+    c = reinterpret_cast<Matrix*>(take(p, 2 * team_size * sizeof(Matrix)));
+    d = reinterpret_cast<Value*>(take(p, 2 * team_size * sizeof(Value)));
+    first_flag = reinterpret_cast<int*>(take(p, ((team_size + P - 1) / P) * sizeof(int)));
+    second_flag = reinterpret_cast<int*>(take(p, ((team_size + P - 1) / P) * sizeof(int)));
   }
 
   KOKKOS_INLINE_FUNCTION void neighbours(const InterfaceRow<Matrix, Value>& mine, int s,
                                          InterfaceRow<Matrix, Value>& lower, InterfaceRow<Matrix, Value>& upper) const {
     const int k = publish(mine);
-    const int lo = rank - s >= 0 ? rank - s : rank, hi = rank + s < team_size ? rank + s : rank;
-    lower = {a[k][lo], c[k][lo], d[k][lo]};
-    upper = {a[k][hi], c[k][hi], d[k][hi]};
+    const int lo = k + (rank - s >= 0 ? rank - s : rank), hi = k + (rank + s < team_size ? rank + s : rank);
+    lower = {a[lo], c[lo], d[lo]};
+    upper = {a[hi], c[hi], d[hi]};
   }
   KOKKOS_INLINE_FUNCTION InterfaceRow<Matrix, Value> next_row(const InterfaceRow<Matrix, Value>& mine) const {
     const int k = publish(mine);
-    const int hi = rank + 1 < team_size ? rank + 1 : rank;
-    return {a[k][hi], c[k][hi], d[k][hi]};
+    const int hi = k + (rank + 1 < team_size ? rank + 1 : rank);
+    return {a[hi], c[hi], d[hi]};
   }
   KOKKOS_INLINE_FUNCTION Value previous(const Value& v) const {
-    buffer ^= 1;
-    d[buffer][rank] = v;
+    buffer = team_size - buffer;
+    d[buffer + rank] = v;
     member.team_barrier();
-    return d[buffer][rank > 0 ? rank - 1 : rank];
+    return d[buffer + (rank > 0 ? rank - 1 : rank)];
   }
   /// Ends with a barrier: after it the team may reuse all of the exchange's scratch.
   KOKKOS_INLINE_FUNCTION void system_min(int& u, int& v) const {
     const int ls = rank / P;
-    if (rank % P == 0) flag[0][ls] = flag[1][ls] = INT_MAX;
+    if (rank % P == 0) first_flag[ls] = second_flag[ls] = INT_MAX;
     member.team_barrier();
-    Kokkos::atomic_fetch_min(&flag[0][ls], u);
-    Kokkos::atomic_fetch_min(&flag[1][ls], v);
+    Kokkos::atomic_fetch_min(&first_flag[ls], u);
+    Kokkos::atomic_fetch_min(&second_flag[ls], v);
     member.team_barrier();
-    u = flag[0][ls];
-    v = flag[1][ls];
+    u = first_flag[ls];
+    v = second_flag[ls];
     member.team_barrier();
   }
   /// The exchange buffers may alias scratch the team used just before (staging): wait for it.
@@ -131,12 +133,12 @@ struct ScratchExchange {
 
  private:
   /// Writes this thread's row into the other buffer for the others to read, then waits for every
-  /// thread's; returns the buffer.
+  /// thread's; returns the buffer's offset.
   KOKKOS_INLINE_FUNCTION int publish(const InterfaceRow<Matrix, Value>& mine) const {
-    buffer ^= 1;
-    a[buffer][rank] = mine.a;
-    c[buffer][rank] = mine.c;
-    d[buffer][rank] = mine.d;
+    buffer = team_size - buffer;
+    a[buffer + rank] = mine.a;
+    c[buffer + rank] = mine.c;
+    d[buffer + rank] = mine.d;
     member.team_barrier();
     return buffer;
   }

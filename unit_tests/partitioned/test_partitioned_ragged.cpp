@@ -52,6 +52,7 @@ struct RaggedBatch {
 TYPED_TEST(PartitionedRagged, MatchesOracleForEverySplit) {
   using S = typename TypeParam::scalar;
   const int max_team = max_team_size<typename TypeParam::exec>();
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory>::accessible;
   for (index_type nmax : {5, 100, 512}) {
     const index_type systems = 77;
     const auto sizes = random_sizes(systems, 1, nmax, test_seed() + nmax);  // with an empty and a 1-row system
@@ -64,9 +65,11 @@ TYPED_TEST(PartitionedRagged, MatchesOracleForEverySplit) {
         opts.threads_per_system = P;
         opts.staging = staging;
         if (staging == partitioned::Options::Staging::scratch) opts.chunk_storage = partitioned::Options::ChunkStorage::registers;
-        if (opts.chunk_storage == partitioned::Options::ChunkStorage::registers &&
-            (P == 0 || (nmax + P - 1) / P > 16))
-          continue;  // chunks longer than 16 rows do not fit in registers
+        // Chunks longer than 16 rows do not fit in registers; GPUs solve variable batches only so.
+        const auto plan = partitioned::plan(typename TypeParam::exec(), systems, nmax, opts, sizeof(S), sizeof(S));
+        if ((opts.chunk_storage == partitioned::Options::ChunkStorage::registers || !host) &&
+            (P == 0 ? plan.register_rows == 0 : (nmax + P - 1) / P > 16))
+          continue;
         const auto x = batch.solve(opts);
         const std::string what = "nmax " + std::to_string(nmax) + ", P " + std::to_string(P) + ", staging " +
                                  std::to_string(static_cast<int>(staging));
@@ -147,6 +150,14 @@ TYPED_TEST(PartitionedRagged, MismatchesAndSplitsAreRejected) {
   partitioned::Options opts;
   opts.split = partitioned::Options::Split::always;
   EXPECT_THROW(partitioned::solve_ragged(exec, a, a, a, a, a, {}, opts), tridiag::invalid_argument);
+  // On a GPU a variable batch is solved with chunks in registers only: 100-row chunks are refused.
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    auto long_offsets = layouts::make_offsets<M>({100, 50});
+    layouts::RaggedVector<S, M> l("l", long_offsets);
+    opts = {};
+    opts.threads_per_system = 1;
+    EXPECT_THROW(partitioned::solve_ragged(exec, l, l, l, l, l, {}, opts), tridiag::invalid_argument);
+  }
 }
 
 }  // namespace
