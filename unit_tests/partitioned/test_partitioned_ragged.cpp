@@ -66,10 +66,10 @@ TYPED_TEST(PartitionedRagged, MatchesOracleForEverySplit) {
         opts.staging = staging;
         if (staging == partitioned::Options::Staging::scratch) opts.chunk_storage = partitioned::Options::ChunkStorage::registers;
         // Chunks longer than 16 rows do not fit in registers; GPUs solve variable batches only so.
-        const auto plan = partitioned::plan(typename TypeParam::exec(), systems, nmax, opts, sizeof(S), sizeof(S));
-        if ((opts.chunk_storage == partitioned::Options::ChunkStorage::registers || !host) &&
-            (P == 0 ? plan.register_rows == 0 : (nmax + P - 1) / P > 16))
-          continue;
+        const index_type threads =
+            P > 0 ? P : partitioned::plan(typename TypeParam::exec(), systems, nmax, {}, sizeof(S), sizeof(S)).threads_per_system;
+        const bool fits = (nmax + threads - 1) / threads <= 16;
+        if ((opts.chunk_storage == partitioned::Options::ChunkStorage::registers || !host) && !fits) continue;
         const auto x = batch.solve(opts);
         const std::string what = "nmax " + std::to_string(nmax) + ", P " + std::to_string(P) + ", staging " +
                                  std::to_string(static_cast<int>(staging));
