@@ -7,9 +7,16 @@
 // d(i) and rhs(i) and subtracts each child's contribution in decreasing child order, which is
 // exactly what the sequential sweep (serial_hines.hpp) computes for row i, in the same order and
 // the same arithmetic: results and status codes are bitwise those of algo::PerNeuron.
+//
+// Where the neuron's rows live while the team works on them is a template parameter (Staging,
+// branch_parallel_rows.hpp): global memory (algo::BranchParallel), or team scratch filled and
+// emptied by the whole team with neighbouring threads on neighbouring rows
+// (algo::StagedBranchParallel). The sweeps are the same code on the same values either way.
 
 #include <Kokkos_Core.hpp>
 #include <climits>
+#include <cstddef>
+#include <tridiag/algorithms/hines/branch_parallel_rows.hpp>
 #include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/types.hpp>
@@ -17,81 +24,90 @@
 
 namespace tridiag::hines::impl {
 
-template <class Schedule, class Operands, class Flags>
+/// Team scratch (bytes) of a BranchParallel team for a batch of `rows` rows: its four status
+/// flags and, for a staged kernel, its neuron's staged rows (Matrix: w's scalar, Value: x's).
+template <Staging Where, class Matrix, class Value, class ScratchSpace>
+std::size_t branch_parallel_scratch_bytes(index_type rows) {
+  using Flags = Kokkos::View<int*, ScratchSpace, Kokkos::MemoryUnmanaged>;
+  return Flags::shmem_size(4) + NeuronStaging<Where, Matrix, Value, ScratchSpace>::bytes(rows);
+}
+
+template <class Schedule, class Operands, class Flags, Staging Where = Staging::none>
 struct BranchParallelKernel {
   using Matrix = typename decltype(Operands::w)::value_type;
   using Value = typename decltype(Operands::x)::value_type;
+  using NeuronRows = NeuronStaging<Where, Matrix, Value, typename Flags::memory_space>;
   enum Flag { tree_pivot, bad_rhs, bad_x, pad_pivot };
 
   Schedule schedule;
   Operands op;
 
+  static std::size_t scratch_bytes(index_type rows) {
+    return branch_parallel_scratch_bytes<Where, Matrix, Value, typename Flags::memory_space>(rows);
+  }
+
   /// Leaves-to-root elimination of section j (last row first).
+  template <class Rows>
   struct Eliminate {
     const BranchParallelKernel& k;
     int m;
-    index_type s;
+    Rows r;
     Flags flags;
     KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
       const auto& sc = k.schedule;
       for (int q = sc.section_begin(m, j + 1) - 1; q >= sc.section_begin(m, j); --q) {
         const int i = sc.order(m, q);
-        Matrix wi = k.op.d(s, i);
-        Value xi = k.op.rhs(s, i);
+        Matrix wi = r.d(i);
+        Value xi = r.rhs(i);
         if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_rhs), i);
         for (int e = sc.child_begin(m, i); e < sc.child_begin(m, i + 1); ++e) {
           const int c = sc.children(m, e);
-          const Matrix factor = k.op.b(s, c) / k.op.w(s, c);
-          wi -= factor * k.op.a(s, c);
-          xi -= factor * k.op.x(s, c);
+          const Matrix factor = r.b(c) / r.w(c);
+          wi -= factor * r.a(c);
+          xi -= factor * r.x(c);
         }
         if (!impl::usable_pivot(wi)) Kokkos::atomic_fetch_max(&flags(tree_pivot), i);
-        k.op.w(s, i) = wi;
-        k.op.x(s, i) = xi;
+        r.w(i) = wi;
+        r.x(i) = xi;
       }
     }
   };
 
   /// Root-to-leaves substitution of section j (first row first).
+  template <class Rows>
   struct Substitute {
     const BranchParallelKernel& k;
     int m;
-    index_type s;
+    Rows r;
     Flags flags;
     KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
       const auto& sc = k.schedule;
       for (int q = sc.section_begin(m, j); q < sc.section_begin(m, j + 1); ++q) {
         const int i = sc.order(m, q);
         const int p = k.op.parent(m, i);
-        Value xi = k.op.x(s, i);
-        if (p >= 0) xi -= k.op.a(s, i) * k.op.x(s, p);
-        xi /= k.op.w(s, i);
+        Value xi = r.x(i);
+        if (p >= 0) xi -= r.a(i) * r.x(p);
+        xi /= r.w(i);
         if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_x), i);
-        k.op.x(s, i) = xi;
+        r.x(i) = xi;
       }
     }
   };
 
   /// Pad rows: diagonal rows, as SerialHines solves them.
+  template <class Rows>
   struct Pad {
-    const BranchParallelKernel& k;
-    index_type s;
+    Rows r;
     Flags flags;
     KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-      const Matrix di = k.op.d(s, i);
+      const Matrix di = r.d(i);
       if (!impl::usable_pivot(di)) Kokkos::atomic_fetch_min(&flags(pad_pivot), static_cast<int>(i));
-      const Value ri = k.op.rhs(s, i);
+      const Value ri = r.rhs(i);
       if (!compat::isfinite(ri)) Kokkos::atomic_fetch_min(&flags(bad_rhs), static_cast<int>(i));
       const Value xi = ri / di;
       if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_x), static_cast<int>(i));
-      k.op.x(s, i) = xi;
+      r.x(i) = xi;
     }
-  };
-
-  struct Poison {
-    const BranchParallelKernel& k;
-    index_type s;
-    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const { k.op.x(s, i) = compat::quiet_nan<Value>(); }
   };
 
   template <class Member>
@@ -106,11 +122,13 @@ struct BranchParallelKernel {
       flags(bad_x) = INT_MAX;
       flags(pad_pivot) = INT_MAX;
     }
-    member.team_barrier();
+    const auto r = NeuronRows::load(member, op, s, n);
+    using Rows = std::remove_const_t<decltype(r)>;
+    member.team_barrier();  // the flags set, the staged rows in scratch
     const int levels = schedule.levels(m);
     for (int l = levels - 1; l >= 0; --l) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, schedule.level_begin(m, l), schedule.level_begin(m, l + 1)),
-                           Eliminate{*this, m, s, flags});
+                           Eliminate<Rows>{*this, m, r, flags});
       member.team_barrier();
     }
     const bool tree_failed = flags(tree_pivot) >= 0;  // the sequential sweep stops here
@@ -118,10 +136,10 @@ struct BranchParallelKernel {
       for (int l = 0; l < levels; ++l) {
         Kokkos::parallel_for(
             Kokkos::TeamThreadRange(member, schedule.level_begin(m, l), schedule.level_begin(m, l + 1)),
-            Substitute{*this, m, s, flags});
+            Substitute<Rows>{*this, m, r, flags});
         member.team_barrier();
       }
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n, op.rows), Pad{*this, s, flags});
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n, op.rows), Pad<Rows>{r, flags});
       member.team_barrier();
     }
     int code = 0;
@@ -132,7 +150,7 @@ struct BranchParallelKernel {
     } else if (flags(bad_rhs) != INT_MAX || flags(bad_x) != INT_MAX) {
       code = -((flags(bad_rhs) != INT_MAX ? flags(bad_rhs) : flags(bad_x)) + 1);
     }
-    if (code != 0) Kokkos::parallel_for(Kokkos::TeamThreadRange(member, index_type(0), op.rows), Poison{*this, s});
+    NeuronRows::store(member, op, s, r, code);
     if (member.team_rank() == 0 && op.status.data() != nullptr) op.status(s) = code;
   }
 };

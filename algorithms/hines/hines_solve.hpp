@@ -14,6 +14,10 @@
 //   algo::BranchParallel   a team per neuron working through the tree's sections level by level
 //                          (branch_schedule.hpp, branch_parallel_kernel.hpp): large cells, or
 //                          too few neurons to fill a GPU with one thread each.
+//   algo::StagedBranchParallel  BranchParallel with the neuron in team scratch (on-chip shared
+//                          memory on a GPU; branch_parallel_rows.hpp): the team copies it in and
+//                          x out with neighbouring threads on neighbouring rows (coalesced on
+//                          Flat), the sweeps run in scratch. BranchParallel where it does not fit.
 //   algo::Automatic        one of the above (automatic_algorithm).
 // All run exactly the same operations per neuron: results are bitwise equal across kernels,
 // layouts, groupings and runs.
@@ -56,6 +60,20 @@ struct BlockShared {
 struct BranchParallel {
   static constexpr const char* name() { return "hines_branch_parallel"; }
   int team_size = 0;  ///< threads per neuron; 0: 1 on host spaces, up to 64 on a GPU
+};
+/// BranchParallel with each neuron staged in team scratch: the team copies d and rhs, and a and b
+/// when they fit too, into level-0 scratch (on-chip shared memory on a GPU) with neighbouring
+/// threads on neighbouring rows, runs both sweeps there and writes x once: about 5 values of
+/// global traffic per row instead of BranchParallel's 10, and coalesced on layouts::Flat (correct
+/// on every layout, but a team reading one neuron of an interleaved layout gains nothing). A batch
+/// whose neuron does not fit runs BranchParallel (staged_branch_parallel_staging says what is
+/// staged). Same results as PerNeuron, bitwise.
+struct StagedBranchParallel {
+  static constexpr const char* name() { return "hines_staged_branch_parallel"; }
+  int team_size = 0;              ///< threads per neuron; 0: 1 on host spaces, 32 to 64 on a GPU
+  /// Team scratch (bytes) a neuron may take; 0, or more than the space offers: the space's level-0
+  /// limit (staged_branch_parallel_staging). A small limit forces less staging, or none.
+  std::size_t scratch_limit = 0;
 };
 /// BranchParallel on a GPU for the flat layout when the neurons alone cannot fill it and the
 /// cells are large (automatic_algorithm), PerNeuron otherwise.
@@ -109,6 +127,25 @@ using Workspace = BatchVector<std::remove_const_t<MatrixScalar>, Layout, MemoryS
 template <int BlockSize, class Value>
 std::size_t block_shared_scratch_bytes(index_type rows) {
   return static_cast<std::size_t>(BlockSize) * static_cast<std::size_t>(rows) * sizeof(Value);
+}
+
+/// What algo::StagedBranchParallel keeps in team scratch for a batch of `rows` rows with matrix
+/// scalar Matrix and solution scalar Value on ExecSpace: Staging::all when a neuron's a, b, d and
+/// rhs fit in `limit` bytes of level-0 team scratch, else Staging::diagonal_and_rhs when d and rhs
+/// do, else Staging::none (the kernel runs algo::BranchParallel in global memory). The limit is
+/// Kokkos's, TeamPolicy::scratch_size_max(0), or `limit` when that is smaller (0: Kokkos's). In
+/// Kokkos 3.4 that is 40 KiB on CUDA (of the 48 KiB a block may take without opting in; the rest
+/// is kept for team reductions), so in double a neuron of up to about 1,270 rows is staged whole
+/// and up to about 2,550 rows d and rhs only (twice as many in float); 32 KiB on Serial and OpenMP.
+template <class ExecSpace, class Matrix, class Value>
+Staging staged_branch_parallel_staging(index_type rows, std::size_t limit = 0) {
+  using Space = typename ExecSpace::scratch_memory_space;
+  const std::size_t most = static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  if (limit == 0 || limit > most) limit = most;
+  if (impl::branch_parallel_scratch_bytes<Staging::all, Matrix, Value, Space>(rows) <= limit) return Staging::all;
+  if (impl::branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, Matrix, Value, Space>(rows) <= limit)
+    return Staging::diagonal_and_rhs;
+  return Staging::none;
 }
 
 namespace impl {
@@ -192,6 +229,33 @@ struct BlockSharedKernel {
   }
 };
 
+/// Runs BranchParallelKernel<Where> on `systems` neurons (0 < systems <= INT_MAX): a team per
+/// neuron of `team_size` threads (0: 1 on host spaces; on a GPU as many as the widest level has
+/// sections, at most 64, and for a staged kernel at least a warp, so that its copies coalesce),
+/// at most what the kernel's registers allow.
+template <Staging Where, class ExecSpace, class MemorySpace, class Operands>
+void launch_branch_parallel(const ExecSpace& exec, const BranchSchedule<MemorySpace>& schedule, const Operands& op,
+                            index_type systems, int team_size, const char* label) {
+  using Flags = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using TeamKernel = BranchParallelKernel<BranchSchedule<MemorySpace>, Operands, Flags, Where>;
+  const TeamKernel kernel{schedule, op};
+  const std::size_t bytes = TeamKernel::scratch_bytes(op.rows);
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  int team = 1;
+  const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  if (device || team_size > 0) {
+    Policy probe(exec, static_cast<int>(systems), 1);
+    probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+    index_type wanted = std::min<index_type>(64, std::max<index_type>(1, schedule.widest_level));
+    if (Where != Staging::none) wanted = std::max<index_type>(32, wanted);
+    if (team_size > 0) wanted = team_size;
+    team = static_cast<int>(std::min<index_type>(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
+  }
+  Policy policy(exec, static_cast<int>(systems), team);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(label, policy, kernel);
+}
+
 /// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
 template <class W>
 W workspace_for(const char* where, index_type systems, index_type rows, const W& given) {
@@ -243,7 +307,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     return {rows,      shapes.parent(), shapes.links(), shapes.sizes(), batch.morphology_of(), batch.a(),
             batch.b(), d,               rhs,            x,              workspace,             status};
   };
-  (void)algorithm;  // a tag: its type chooses the kernel (BranchParallel also carries a team size)
+  (void)algorithm;  // a tag: its type chooses the kernel (the BranchParallel ones carry options)
 
   if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
     if (automatic_algorithm<ExecSpace, Layout>(exec, systems, rows) == Kernel::branch_parallel) {
@@ -255,25 +319,28 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     require(systems <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
-    using Schedule = BranchSchedule<MemorySpace>;
-    using Flags = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-    const impl::BranchParallelKernel<Schedule, Operands, Flags> kernel{batch.morphologies().branch_schedule(),
-                                                                       operands()};
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    // Host: teams of one thread (the league keeps the cores busy); GPU: up to 64 threads, as many
-    // as the widest level has sections.
-    int team = 1;
-    const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-    if (device || algorithm.team_size > 0) {
-      Policy probe(exec, static_cast<int>(systems), 1);
-      probe.set_scratch_size(0, Kokkos::PerTeam(Flags::shmem_size(4)));
-      const index_type widest = std::max<index_type>(1, batch.morphologies().branch_schedule().widest_level);
-      const index_type wanted = algorithm.team_size > 0 ? algorithm.team_size : std::min<index_type>(64, widest);
-      team = static_cast<int>(std::min<index_type>(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
+    impl::launch_branch_parallel<Staging::none>(exec, batch.morphologies().branch_schedule(), operands(), systems,
+                                                algorithm.team_size, "tridiag::hines::solve_branch_parallel");
+  } else if constexpr (std::is_same_v<Algorithm, algo::StagedBranchParallel>) {
+    using Matrix = std::remove_const_t<MatrixScalar>;
+    const Staging staging = staged_branch_parallel_staging<ExecSpace, Matrix, Value>(rows, algorithm.scratch_limit);
+    if (staging == Staging::none) {
+      solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{algorithm.team_size});
+      return;
     }
-    Policy policy(exec, static_cast<int>(systems), team);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Flags::shmem_size(4)));
-    Kokkos::parallel_for("tridiag::hines::solve_branch_parallel", policy, kernel);
+    require(systems <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
+    // The sweeps run in scratch: no workspace is needed, but one given must fit the batch.
+    if (workspace.storage().data() != nullptr) impl::workspace_for(where, systems, rows, workspace);
+    if (systems == 0) return;
+    const auto& schedule = batch.morphologies().branch_schedule();
+    if (staging == Staging::all) {
+      impl::launch_branch_parallel<Staging::all>(exec, schedule, operands(), systems, algorithm.team_size,
+                                                 "tridiag::hines::solve_staged_branch_parallel");
+    } else {
+      impl::launch_branch_parallel<Staging::diagonal_and_rhs>(exec, schedule, operands(), systems,
+                                                              algorithm.team_size,
+                                                              "tridiag::hines::solve_staged_branch_parallel_dr");
+    }
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;

@@ -18,115 +18,14 @@
 #include <vector>
 
 #include "hines/hines_checks.hpp"
+#include "hines/hines_solve_runs.hpp"
 #include "test_support.hpp"
 
 namespace tridiag::test {
 namespace {
 
-using hines::HinesSystem;
-using hines::test::hines_accuracy;
-using hines::test::random_step;
 using hines::test::random_tree;
-using hines::test::rounded;
 using hines::test::test_cells;
-
-template <class S>
-using Solutions = std::vector<std::vector<S>>;
-
-/// x (caller's order, pads dropped), the whole padded x (storage order, flat slot * rows + i)
-/// and the status (caller's order) of one solve.
-template <class S>
-struct HinesResult {
-  Solutions<S> x;
-  std::vector<S> padded;
-  std::vector<int> status;
-};
-
-template <class S>
-bool same_bits(const std::vector<S>& u, const std::vector<S>& v) {
-  return u.size() == v.size() && (u.empty() || std::memcmp(u.data(), v.data(), u.size() * sizeof(S)) == 0);
-}
-template <class S>
-bool same_bits(const Solutions<S>& u, const Solutions<S>& v) {
-  if (u.size() != v.size()) return false;
-  for (std::size_t k = 0; k < u.size(); ++k)
-    if (!same_bits(u[k], v[k])) return false;
-  return true;
-}
-
-/// Raw storage of a BatchVector on the host (padding included), to prove inputs untouched.
-template <class V>
-std::vector<typename V::value_type> raw(const V& v) {
-  auto host = create_host_copy(v);
-  return std::vector<typename V::value_type>(host.storage().data(), host.storage().data() + host.storage().extent(0));
-}
-
-/// Solves problem with Algorithm into a NaN-poisoned x and a -999 status, checks that the block
-/// layouts' padding of x was not written and (check_inputs) that a, b, d, rhs were not modified.
-/// Few Kokkos operations per call: on a loaded 2-core machine each OpenMP one costs a time slice.
-template <class C, class Algorithm = hines::algo::PerNeuron>
-HinesResult<typename C::scalar> run(
-    const hines::HinesProblem<typename C::scalar, typename C::layout, typename C::memory>& problem,
-    Algorithm algorithm = {}, bool check_inputs = true) {
-  using S = typename C::scalar;
-  using M = typename C::memory;
-  const auto& batch = problem.matrix;
-  std::vector<std::vector<S>> before;
-  if (check_inputs) before = {raw(batch.a()), raw(batch.b()), raw(batch.d()), raw(problem.rhs)};
-  using X = BatchVector<S, typename C::layout, M>;
-  const typename C::layout xmap(batch.systems(), batch.rows());
-  const X x(typename X::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), xmap.required_span()), xmap);
-  fill_storage(x, nan_of<S>());
-  StatusView<M> status(Kokkos::view_alloc(Kokkos::WithoutInitializing, "status"), batch.systems());
-  Kokkos::deep_copy(status, -999);
-  typename C::exec exec;
-  hines::solve(exec, batch, problem.rhs, x, status, {}, algorithm);
-  exec.fence();
-  if (check_inputs) {
-    const std::vector<std::vector<S>> after = {raw(batch.a()), raw(batch.b()), raw(batch.d()), raw(problem.rhs)};
-    for (int k = 0; k < 4; ++k)
-      EXPECT_TRUE(same_bits(before[k], after[k])) << "input "
-                                                  << "abdr"[k] << " modified";
-  }
-  // One host copy of x serves the padding check, the padded and the per-neuron views.
-  const auto hx = create_host_copy(x);
-  const auto& map = hx.mapping();
-  std::vector<bool> real_element(static_cast<std::size_t>(map.required_span()), false);
-  HinesResult<S> r;
-  r.padded.resize(static_cast<std::size_t>(batch.systems() * batch.rows()));
-  r.x.resize(problem.neuron_at_slot.size());
-  for (index_type s = 0; s < batch.systems(); ++s) {
-    const index_type k = problem.neuron_at_slot[s];
-    for (index_type i = 0; i < batch.rows(); ++i) {
-      real_element[map.offset(s, i)] = true;
-      r.padded[s * batch.rows() + i] = hx(s, i);
-    }
-    r.x[k].assign(&r.padded[s * batch.rows()], &r.padded[s * batch.rows()] + problem.size_of(k));
-  }
-  for (std::size_t e = 0; e < real_element.size(); ++e)
-    if (!real_element[e]) EXPECT_TRUE(hx.storage()(e) != hx.storage()(e)) << "padding element " << e << " written";
-  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-  r.status.resize(problem.neuron_at_slot.size());
-  for (std::size_t s = 0; s < r.status.size(); ++s) r.status[problem.neuron_at_slot[s]] = st(s);
-  return r;
-}
-
-/// `count` random backward-Euler steps of one cell, rounded to S.
-template <class S>
-std::vector<HinesSystem> population(const hines::CompartmentalCell& cell, int count, std::uint64_t seed) {
-  std::vector<HinesSystem> out;
-  for (int k = 0; k < count; ++k) out.push_back(rounded<S>(random_step(cell, seed + k)));
-  return out;
-}
-
-template <class S>
-void expect_accurate(const std::vector<HinesSystem>& systems, const HinesResult<S>& r, const std::string& what) {
-  for (std::size_t k = 0; k < systems.size(); ++k) {
-    ASSERT_EQ(r.status[k], 0) << what << ", neuron " << k;
-    const auto acc = hines_accuracy(systems[k], r.x[k], eps_of<S>());
-    ASSERT_TRUE(acc.ok()) << what << ", neuron " << k << ": " << acc << " (seed " << test_seed() << ")";
-  }
-}
 
 // ---- every layout ------------------------------------------------------------------------------
 template <class C>
@@ -295,57 +194,8 @@ TYPED_TEST(HinesSolve, EmptyBatchIsFine) {
 // child, keeps them in registers along unbranched runs and stores partial ones only at branch
 // points (serial_hines.hpp). These tests compare it bit for bit with the textbook sweep (copy d
 // and rhs, then eliminate) on trees chosen to break a wrong fold: many children per row, children
-// far from their parent, forests with lone roots, a single compartment; in place and not.
-
-/// A system on the tree `parent` (any Hines numbering) whose matrix is a diagonally dominant
-/// M-matrix with a != b (as random_tree), rhs of both signs.
-HinesSystem on_tree(const std::vector<int>& parent, std::uint64_t seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  const int n = static_cast<int>(parent.size());
-  HinesSystem s;
-  s.parent = parent;
-  s.a.assign(n, 0.0);
-  s.b.assign(n, 0.0);
-  s.d.assign(n, 0.0);
-  s.rhs.assign(n, 0.0);
-  for (int i = 0; i < n; ++i) {
-    s.d[i] += 0.05 + u(gen);
-    s.rhs[i] = 2 * u(gen) - 1;
-    if (parent[i] < 0) continue;
-    s.a[i] = -(0.1 + u(gen));
-    s.b[i] = -(0.1 + 2 * u(gen));
-    s.d[i] += -s.a[i];
-    s.d[parent[i]] += -s.b[i];
-  }
-  return s;
-}
-
-/// Trees that a wrong fold (a parent started twice or never, a partial entry lost, a register
-/// carried across a branch or a root) gets wrong.
-std::vector<std::vector<int>> fold_shapes(std::uint64_t seed) {
-  std::vector<std::vector<int>> shapes = {
-      {-1},                                       // one compartment
-      {-1, 0, 0, 0, 0, 0},                        // a star: five leaves, the highest reached first
-      {-1, 0, 0, 1, 1, 1, 2, 2, 2, 2},            // branch points of 2, 3 and 4 children
-      {-1, -1, 0, 0, 1, 1, 0},                    // two trees, no child right after its parent
-      {-1, 0, -1, -1, 2, 2, 2, -1, 7, 0, 4, -1},  // lone roots inside and last, a root's far child
-      {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},     // unbranched (Thomas)
-  };
-  // A comb: the chain 0..19, rows 20..39 hang off rows 19..0, rows 40..59 off rows 0..19.
-  std::vector<int> comb(60, -1);
-  for (int i = 1; i < 60; ++i) comb[i] = i < 20 ? i - 1 : (i < 40 ? 39 - i : i - 40);
-  shapes.push_back(comb);
-  // Children anywhere above their parent (parent uniform in [0, i)), one row in 15 a new root.
-  std::mt19937_64 gen(seed);
-  for (int n : {40, 150, 300}) {
-    std::vector<int> p(n, -1);
-    for (int i = 1; i < n; ++i)
-      if (std::uniform_int_distribution<int>(0, 14)(gen) != 0) p[i] = std::uniform_int_distribution<int>(0, i - 1)(gen);
-    shapes.push_back(p);
-  }
-  return shapes;
-}
+// far from their parent, forests with lone roots, a single compartment (fold_shapes,
+// hines_solve_runs.hpp); in place and not.
 
 /// The textbook sweep, one neuron per index: w = d and x = rhs copied first, children eliminated
 /// into their parents from the last row to the first, then the substitution. It runs on the space
@@ -420,29 +270,6 @@ Solutions<typename C::scalar> textbook(const std::vector<HinesSystem>& systems) 
   Solutions<S> out(systems.size());
   for (index_type s = 0; s < count; ++s) out[s].assign(&hx(s, 0), &hx(s, 0) + systems[s].size());
   return out;
-}
-
-/// hines::solve with x = rhs (a copy of problem.rhs made first), status per neuron.
-template <class C, class Algorithm = hines::algo::PerNeuron>
-HinesResult<typename C::scalar> run_in_place(
-    const hines::HinesProblem<typename C::scalar, typename C::layout, typename C::memory>& problem,
-    Algorithm algorithm = {}) {
-  using S = typename C::scalar;
-  using M = typename C::memory;
-  const auto& batch = problem.matrix;
-  BatchVector<S, typename C::layout, M> x("x", batch.systems(), batch.rows());
-  hines::set_rhs(problem, hines::copy_solution(problem, problem.rhs), x);
-  StatusView<M> status("status", batch.systems());
-  Kokkos::deep_copy(status, -999);
-  typename C::exec exec;
-  hines::solve(exec, batch, x, x, status, {}, algorithm);
-  exec.fence();
-  HinesResult<S> r;
-  r.x = hines::copy_solution(problem, x);
-  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-  r.status.resize(problem.neuron_at_slot.size());
-  for (std::size_t s = 0; s < r.status.size(); ++s) r.status[problem.neuron_at_slot[s]] = st(s);
-  return r;
 }
 
 TYPED_TEST(HinesSolve, FoldedSweepEqualsTheTextbookSweepBitwise) {

@@ -1,0 +1,174 @@
+#pragma once
+// Where the sweeps of the BranchParallel kernel (branch_parallel_kernel.hpp) find one neuron's
+// rows. The kernel is written once against these accessors: a(i), b(i), d(i), rhs(i) (inputs)
+// and w(i), x(i) (the eliminated diagonal and right-hand side, then the solution):
+//   Staging::none              everything in global memory, as hines::solve was given it
+//                              (algo::BranchParallel): about 10 values of traffic per row;
+//   Staging::diagonal_and_rhs  the team first copies d and rhs into team scratch (on-chip shared
+//                              memory on a GPU), neighbouring threads on neighbouring rows, and
+//                              the sweeps eliminate in place there: d(i) and w(i) are one scratch
+//                              row, rhs(i) and x(i) another; a and b stay in global memory (read
+//                              by the sweeps, a twice: about 6 values per row);
+//   Staging::all               a and b staged as well: global memory sees each input once and x
+//                              once, 5 values per row, and the sweeps' loads all hit scratch.
+// The staged policies write x back at the end, whole (or NaN for a failed neuron); the values are
+// the same as in global memory, so every policy gives bitwise the same x and status.
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <tridiag/core/kokkos_compat.hpp>
+#include <tridiag/core/types.hpp>
+
+namespace tridiag::hines {
+
+/// Which of a neuron's operands the staged BranchParallel kernel keeps in team scratch.
+enum class Staging { none, diagonal_and_rhs, all };
+
+namespace impl {
+
+/// Staging::none: neuron s's rows of the operands in global memory.
+template <class Operands>
+struct GlobalNeuronRows {
+  const Operands& op;
+  index_type s;
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) a(index_type i) const { return op.a(s, i); }
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) b(index_type i) const { return op.b(s, i); }
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) d(index_type i) const { return op.d(s, i); }
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) rhs(index_type i) const { return op.rhs(s, i); }
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) w(index_type i) const { return op.w(s, i); }
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) x(index_type i) const { return op.x(s, i); }
+};
+
+/// Staging::diagonal_and_rhs and Staging::all: w (initially d) and x (initially rhs) in scratch,
+/// a and b in scratch for Staging::all.
+/// (Raw pointers into scratch: a scratch View built with a run-time extent keeps an error path
+/// that costs the kernel a local-memory stack frame.)
+template <Staging Where, class Matrix, class Value, class Operands>
+struct StagedNeuronRows {
+  static constexpr bool coefficients = Where == Staging::all;
+  const Operands& op;
+  index_type s;
+  Matrix *w_, *a_, *b_;
+  Value* x_;
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) a(index_type i) const {
+    if constexpr (coefficients) {
+      return a_[i];
+    } else {
+      return op.a(s, i);
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION decltype(auto) b(index_type i) const {
+    if constexpr (coefficients) {
+      return b_[i];
+    } else {
+      return op.b(s, i);
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Matrix& d(index_type i) const { return w_[i]; }
+  KOKKOS_FORCEINLINE_FUNCTION Value& rhs(index_type i) const { return x_[i]; }
+  KOKKOS_FORCEINLINE_FUNCTION Matrix& w(index_type i) const { return w_[i]; }
+  KOKKOS_FORCEINLINE_FUNCTION Value& x(index_type i) const { return x_[i]; }
+};
+
+/// How a kernel with Staging `Where` brings a neuron's rows in and its solution out. Matrix and
+/// Value: the scalar types of w and x.
+template <Staging Where, class Matrix, class Value, class ScratchSpace>
+struct NeuronStaging {
+  static_assert(alignof(Matrix) <= ScratchSpace::ALIGN && alignof(Value) <= ScratchSpace::ALIGN,
+                "scratch chunks are not aligned enough for these scalars");
+  /// Team scratch (bytes) of one staged array of `rows` scalars T.
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static std::size_t array_bytes(index_type rows) {
+    return ScratchSpace::align(static_cast<std::size_t>(rows) * sizeof(T));
+  }
+  /// Team scratch (bytes) the staged rows of a neuron of `rows` rows take (0 for Staging::none).
+  static std::size_t bytes(index_type rows) {
+    if constexpr (Where == Staging::none) {
+      return 0;
+    } else {
+      const std::size_t w = array_bytes<Matrix>(rows), x = array_bytes<Value>(rows);
+      return Where == Staging::all ? 3 * w + x : w + x;
+    }
+  }
+
+  /// Team-parallel bodies (named functors: core/kokkos_compat.hpp).
+  template <class Operands>
+  struct CopyCoefficients {  ///< a and b of neuron s into scratch
+    const Operands& op;
+    index_type s;
+    Matrix *a, *b;
+    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+      a[i] = op.a(s, i);
+      b[i] = op.b(s, i);
+    }
+  };
+  template <class Operands>
+  struct CopyInputs {  ///< d and rhs of neuron s into scratch, where the sweeps make them w and x
+    const Operands& op;
+    index_type s;
+    Matrix* w;
+    Value* x;
+    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+      w[i] = op.d(s, i);
+      x[i] = op.rhs(s, i);
+    }
+  };
+  template <class Operands, class Rows>
+  struct WriteSolution {  ///< x of neuron s from scratch, or NaN for a failed neuron
+    const Operands& op;
+    index_type s;
+    Rows rows;
+    int code;
+    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+      op.x(s, i) = code == 0 ? rows.x(i) : compat::quiet_nan<Value>();
+    }
+  };
+  template <class Operands>
+  struct Poison {  ///< x of failed neuron s in global memory
+    const Operands& op;
+    index_type s;
+    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const { op.x(s, i) = compat::quiet_nan<Value>(); }
+  };
+
+  /// Neuron s (n real rows) as the sweeps see it; a staged policy copies it into scratch taken
+  /// from the team's level 0 (the caller's next team barrier makes the copy visible).
+  template <class Member, class Operands>
+  KOKKOS_INLINE_FUNCTION static auto load(const Member& member, const Operands& op, index_type s, index_type n) {
+    if constexpr (Where == Staging::none) {
+      (void)member;
+      (void)n;
+      return GlobalNeuronRows<Operands>{op, s};
+    } else {
+      const index_type rows = op.rows;
+      const auto& scratch = member.team_scratch(0);
+      Matrix* const w = static_cast<Matrix*>(scratch.get_shmem(array_bytes<Matrix>(rows)));
+      Value* const x = static_cast<Value*>(scratch.get_shmem(array_bytes<Value>(rows)));
+      Matrix *a = nullptr, *b = nullptr;
+      if constexpr (Where == Staging::all) {
+        a = static_cast<Matrix*>(scratch.get_shmem(array_bytes<Matrix>(rows)));
+        b = static_cast<Matrix*>(scratch.get_shmem(array_bytes<Matrix>(rows)));
+        // Pad rows (n <= i) have no a or b the sweeps read.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, index_type(0), n), CopyCoefficients<Operands>{op, s, a, b});
+      }
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, index_type(0), rows), CopyInputs<Operands>{op, s, w, x});
+      return StagedNeuronRows<Where, Matrix, Value, Operands>{op, s, w, a, b, x};
+    }
+  }
+
+  /// Writes neuron s's solution (NaN on every row when code != 0) once the sweeps on `rows` are
+  /// done by every thread of the team (after the kernel's last team barrier).
+  template <class Member, class Operands, class Rows>
+  KOKKOS_INLINE_FUNCTION static void store(const Member& member, const Operands& op, index_type s, const Rows& rows,
+                                           int code) {
+    const auto all_rows = Kokkos::TeamThreadRange(member, index_type(0), op.rows);
+    if constexpr (Where == Staging::none) {
+      (void)rows;
+      if (code != 0) Kokkos::parallel_for(all_rows, Poison<Operands>{op, s});
+    } else {
+      Kokkos::parallel_for(all_rows, WriteSolution<Operands, Rows>{op, s, rows, code});
+    }
+  }
+};
+
+}  // namespace impl
+}  // namespace tridiag::hines
