@@ -16,6 +16,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -108,6 +109,18 @@ class RaggedVector {
   offsets_type offsets_;
   index_type systems_ = 0;
 };
+
+/// Throws tridiag::invalid_argument (naming `where` and the vector) unless every vector shares
+/// the diagonal's offsets View: the solvers index them all with the diagonal's offsets.
+template <class Diag, class... Named>
+void require_same_offsets(const char* where, const Diag& diag, const Named&... named) {
+  auto same = [&](const auto& pair) {
+    const auto& v = pair.second;
+    require(v.offsets().data() == diag.offsets().data() && v.systems() == diag.systems(), where, pair.first,
+            " does not share the diagonal's offsets View (", v.systems(), " vs ", diag.systems(), " systems)");
+  };
+  (same(named), ...);
+}
 
 namespace impl {
 // Kernels of this file: named functors, not lambdas (see core/kokkos_compat.hpp).

@@ -359,14 +359,8 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
                 "partitioned::solve_ragged: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "partitioned::solve_ragged";
   const auto offsets = diag.offsets();
-  auto same = [&](const char* name, const auto& v) {
-    require(v.offsets().data() == offsets.data() && v.systems() == diag.systems(), where, name,
-            " does not share the diagonal's offsets View (", v.systems(), " vs ", diag.systems(), " systems)");
-  };
-  same("lower", lower);
-  same("upper", upper);
-  same("rhs", rhs);
-  same("x", x);
+  layouts::require_same_offsets(where, diag, std::pair{"lower", lower}, std::pair{"upper", upper},
+                                std::pair{"rhs", rhs}, std::pair{"x", x});
   tridiag::impl::check_status(where, status, diag.systems());
   impl::check_options(where, opts);
   require(opts.split != Options::Split::always, where, "variable batches are not split across the device");

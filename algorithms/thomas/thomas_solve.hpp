@@ -260,16 +260,10 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
                 "thomas::solve_ragged: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::solve_ragged";
   const auto offsets = diag.offsets();
-  auto same = [&](const char* name, const auto& v) {
-    require(v.offsets().data() == offsets.data() && v.systems() == diag.systems(), where, name,
-            " does not share the diagonal's offsets View (", v.systems(), " vs ", diag.systems(), " systems)");
-  };
-  same("lower", lower);
-  same("upper", upper);
-  same("rhs", rhs);
-  same("x", x);
+  layouts::require_same_offsets(where, diag, std::pair{"lower", lower}, std::pair{"upper", upper},
+                                std::pair{"rhs", rhs}, std::pair{"x", x});
   const bool given = workspace.storage().data() != nullptr;
-  if (given) same("workspace", workspace);
+  if (given) layouts::require_same_offsets(where, diag, std::pair{"workspace", workspace});
   tridiag::impl::check_status(where, status, diag.systems());
   const index_type nsys = diag.systems();
   if (nsys == 0) return;
