@@ -10,7 +10,10 @@
 //  * hines::solve on the chosen execution space, layouts flat, interleaved, block_interleaved8,
 //    block_interleaved32 and unified_vector, kernels algo::PerNeuron ("hines") and
 //    algo::BlockShared<32> ("hines_block_shared32"); on flat and interleaved also
-//    algo::BranchParallel ("hines_branch_parallel") and algo::Automatic ("hines_auto");
+//    algo::BranchParallel ("hines_branch_parallel") and algo::Automatic ("hines_auto"); on flat,
+//    where a team's copies of its neuron coalesce, algo::StagedBranchParallel
+//    ("hines_staged_branch_parallel": the neuron in team scratch; where it does not fit, the
+//    note says so and the row times the BranchParallel it falls back to);
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
@@ -490,6 +493,7 @@ void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
 template <class Algorithm>
 constexpr bool is_block_shared = !std::is_same_v<Algorithm, hines::algo::PerNeuron> &&
                                  !std::is_same_v<Algorithm, hines::algo::BranchParallel> &&
+                                 !std::is_same_v<Algorithm, hines::algo::StagedBranchParallel> &&
                                  !std::is_same_v<Algorithm, hines::algo::Automatic>;
 
 /// Times hines::solve of `bt` with `Algorithm` on exec and checks the result.
@@ -519,6 +523,14 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   row.on_device = is_device_space<Exec>();
   row.useful_bytes = traffic::hines_useful_bytes(pt.pop.real_rows, sizeof(Scalar));
   row.memory_bytes = bt.memory_bytes;
+  if constexpr (std::is_same_v<Algorithm, hines::algo::StagedBranchParallel>) {
+    // What the kernel keeps in team scratch (staged_branch_parallel_staging, hines_solve.hpp).
+    switch (hines::staged_branch_parallel_staging<Exec, Scalar, Scalar>(pt.pop.rows)) {
+      case hines::Staging::all: row.note = "staged a, b, d, rhs"; break;
+      case hines::Staging::diagonal_and_rhs: row.note = "staged d, rhs"; break;
+      case hines::Staging::none: row.note = "not staged (does not fit): BranchParallel"; break;
+    }
+  }
   row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, Algorithm{}); });
   check_batch<Exec>(ctx, pt, row, bt);
@@ -581,6 +593,10 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
                         [&] { measure<hines::algo::Automatic>(ctx, pt, exec, bt, "hines_auto", Role::none); });
   }
   if constexpr (flat) {
+    // The neuron in team scratch: on flat only, where a team's copies of its neuron coalesce.
+    guarded_measurement(ctx, "hines_staged_branch_parallel/" + what, [&] {
+      measure<hines::algo::StagedBranchParallel>(ctx, pt, exec, bt, "hines_staged_branch_parallel", Role::none);
+    });
     if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
       measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
     } else {
@@ -721,7 +737,8 @@ std::vector<std::string> hines_csv_notes() {
       "(hines::Grouping::by_morphology); mixed batches are padded to their largest cell",
       "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
       "useful_GBps / (5 x sizeof(scalar)) = real rows (compartments) per second, comparable between same-morphology "
-      "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_auto = algo::Automatic; "
+      "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_staged_branch_parallel = algo::StagedBranchParallel (flat only; "
+      "the note says what it staged in team scratch), hines_auto = algo::Automatic; "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "
