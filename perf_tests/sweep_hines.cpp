@@ -13,7 +13,8 @@
 //    algo::BranchParallel ("hines_branch_parallel") and algo::Automatic ("hines_auto"); on flat,
 //    where a team's copies of its neuron coalesce, algo::StagedBranchParallel
 //    ("hines_staged_branch_parallel": the neuron in team scratch; where it does not fit, the
-//    note says so and the row times the BranchParallel it falls back to);
+//    note says so and the row times the BranchParallel it falls back to), and the same with d
+//    and rhs only in scratch ("hines_staged_branch_parallel_dr", stage_coefficients = false);
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
@@ -499,7 +500,7 @@ constexpr bool is_block_shared = !std::is_same_v<Algorithm, hines::algo::PerNeur
 /// Times hines::solve of `bt` with `Algorithm` on exec and checks the result.
 template <class Algorithm, class Exec, class Scalar, class Layout, class Memory>
 void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar, Layout, Memory>& bt,
-             const std::string& algorithm, Role role) {
+             const std::string& algorithm, Role role, const Algorithm& options = {}) {
   const std::string kernel_layout = algorithm + "/" + layout_label<Layout>();
   if constexpr (is_block_shared<Algorithm>) {
     // The solver throws (invalid_argument) when the block does not fit; that is a skip here.
@@ -525,14 +526,14 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   row.memory_bytes = bt.memory_bytes;
   if constexpr (std::is_same_v<Algorithm, hines::algo::StagedBranchParallel>) {
     // What the kernel keeps in team scratch (staged_branch_parallel_staging, hines_solve.hpp).
-    switch (hines::staged_branch_parallel_staging<Exec, Scalar, Scalar>(pt.pop.rows)) {
+    switch (hines::staged_branch_parallel_staging<Exec, Scalar, Scalar>(pt.pop.rows, options)) {
       case hines::Staging::all: row.note = "staged a, b, d, rhs"; break;
       case hines::Staging::diagonal_and_rhs: row.note = "staged d, rhs"; break;
       case hines::Staging::none: row.note = "not staged (does not fit): BranchParallel"; break;
     }
   }
   row.timing = time_on(exec, ctx.options.repetitions(),
-                       [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, Algorithm{}); });
+                       [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, options); });
   check_batch<Exec>(ctx, pt, row, bt);
   pt.results.push_back(std::move(m));
 }
@@ -593,9 +594,14 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
                         [&] { measure<hines::algo::Automatic>(ctx, pt, exec, bt, "hines_auto", Role::none); });
   }
   if constexpr (flat) {
-    // The neuron in team scratch: on flat only, where a team's copies of its neuron coalesce.
+    // The neuron in team scratch: on flat only, where a team's copies of its neuron coalesce;
+    // a, b, d, rhs where they fit, and d, rhs only (half the scratch: twice the teams per SM).
+    using Staged = hines::algo::StagedBranchParallel;
     guarded_measurement(ctx, "hines_staged_branch_parallel/" + what, [&] {
-      measure<hines::algo::StagedBranchParallel>(ctx, pt, exec, bt, "hines_staged_branch_parallel", Role::none);
+      measure<Staged>(ctx, pt, exec, bt, "hines_staged_branch_parallel", Role::none);
+    });
+    guarded_measurement(ctx, "hines_staged_branch_parallel_dr/" + what, [&] {
+      measure<Staged>(ctx, pt, exec, bt, "hines_staged_branch_parallel_dr", Role::none, Staged{0, 0, false});
     });
     if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
       measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
@@ -738,7 +744,8 @@ std::vector<std::string> hines_csv_notes() {
       "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
       "useful_GBps / (5 x sizeof(scalar)) = real rows (compartments) per second, comparable between same-morphology "
       "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_staged_branch_parallel = algo::StagedBranchParallel (flat only; "
-      "the note says what it staged in team scratch), hines_auto = algo::Automatic; "
+      "the console note says what it staged in team scratch), hines_staged_branch_parallel_dr = the same with "
+      "stage_coefficients = false (d and rhs only), hines_auto = algo::Automatic; "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "

@@ -74,6 +74,9 @@ struct StagedBranchParallel {
   /// Team scratch (bytes) a neuron may take; 0, or more than the space offers: the space's level-0
   /// limit (staged_branch_parallel_staging). A small limit forces less staging, or none.
   std::size_t scratch_limit = 0;
+  /// false: stage d and rhs only, even where a and b fit too (half the scratch per team, so more
+  /// teams per GPU multiprocessor, against a and b read from global memory by the sweeps).
+  bool stage_coefficients = true;
 };
 /// BranchParallel on a GPU for the flat layout when the neurons alone cannot fill it and the
 /// cells are large (automatic_algorithm), PerNeuron otherwise.
@@ -129,20 +132,23 @@ std::size_t block_shared_scratch_bytes(index_type rows) {
   return static_cast<std::size_t>(BlockSize) * static_cast<std::size_t>(rows) * sizeof(Value);
 }
 
-/// What algo::StagedBranchParallel keeps in team scratch for a batch of `rows` rows with matrix
-/// scalar Matrix and solution scalar Value on ExecSpace: Staging::all when a neuron's a, b, d and
-/// rhs fit in `limit` bytes of level-0 team scratch, else Staging::diagonal_and_rhs when d and rhs
-/// do, else Staging::none (the kernel runs algo::BranchParallel in global memory). The limit is
-/// Kokkos's, TeamPolicy::scratch_size_max(0), or `limit` when that is smaller (0: Kokkos's). In
+/// What algo::StagedBranchParallel with `options` keeps in team scratch for a batch of `rows` rows
+/// with matrix scalar Matrix and solution scalar Value on ExecSpace: Staging::all when a neuron's
+/// a, b, d and rhs fit in the limit of level-0 team scratch (and options.stage_coefficients), else
+/// Staging::diagonal_and_rhs when d and rhs do, else Staging::none (the kernel runs
+/// algo::BranchParallel in global memory). The limit is Kokkos's, TeamPolicy::scratch_size_max(0),
+/// or options.scratch_limit when that is smaller (0: Kokkos's). In
 /// Kokkos 3.4 that is 40 KiB on CUDA (of the 48 KiB a block may take without opting in; the rest
 /// is kept for team reductions), so in double a neuron of up to about 1,270 rows is staged whole
 /// and up to about 2,550 rows d and rhs only (twice as many in float); 32 KiB on Serial and OpenMP.
 template <class ExecSpace, class Matrix, class Value>
-Staging staged_branch_parallel_staging(index_type rows, std::size_t limit = 0) {
+Staging staged_branch_parallel_staging(index_type rows, const algo::StagedBranchParallel& options = {}) {
   using Space = typename ExecSpace::scratch_memory_space;
   const std::size_t most = static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
-  if (limit == 0 || limit > most) limit = most;
-  if (impl::branch_parallel_scratch_bytes<Staging::all, Matrix, Value, Space>(rows) <= limit) return Staging::all;
+  const std::size_t limit = options.scratch_limit == 0 ? most : std::min(options.scratch_limit, most);
+  if (options.stage_coefficients &&
+      impl::branch_parallel_scratch_bytes<Staging::all, Matrix, Value, Space>(rows) <= limit)
+    return Staging::all;
   if (impl::branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, Matrix, Value, Space>(rows) <= limit)
     return Staging::diagonal_and_rhs;
   return Staging::none;
@@ -323,7 +329,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
                                                 algorithm.team_size, "tridiag::hines::solve_branch_parallel");
   } else if constexpr (std::is_same_v<Algorithm, algo::StagedBranchParallel>) {
     using Matrix = std::remove_const_t<MatrixScalar>;
-    const Staging staging = staged_branch_parallel_staging<ExecSpace, Matrix, Value>(rows, algorithm.scratch_limit);
+    const Staging staging = staged_branch_parallel_staging<ExecSpace, Matrix, Value>(rows, algorithm);
     if (staging == Staging::none) {
       solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{algorithm.team_size});
       return;

@@ -71,7 +71,7 @@ template <class C>
 std::optional<StagedBranchParallel> forcing(Staging where, index_type rows, int team_size = 0) {
   const StagedBranchParallel options{team_size, staged_bytes<C>(where, rows)};
   using S = typename C::scalar;
-  if (hines::staged_branch_parallel_staging<typename C::exec, S, S>(rows, options.scratch_limit) != where) return {};
+  if (hines::staged_branch_parallel_staging<typename C::exec, S, S>(rows, options) != where) return {};
   return options;
 }
 
@@ -157,11 +157,12 @@ TYPED_TEST(HinesStaged, MixedBatchesEqualPerNeuronAndSolvePadRowsToZero) {
       const auto problem = hines::make_problem<S, L, M>(*batch, grouping);
       const index_type rows = problem.matrix.rows();
       const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
-      std::vector<StagedBranchParallel> variants = {StagedBranchParallel{}};
+      std::vector<StagedBranchParallel> variants = {StagedBranchParallel{}, StagedBranchParallel{0, 0, false}};
       for (Staging where : every_staging)
         if (const auto options = forcing<TypeParam>(where, rows)) variants.push_back(*options);
       for (const auto& options : variants) {
-        SCOPED_TRACE("scratch limit " + std::to_string(options.scratch_limit));
+        SCOPED_TRACE("scratch limit " + std::to_string(options.scratch_limit) +
+                     (options.stage_coefficients ? "" : ", d and rhs only"));
         const auto r = run<TypeParam>(problem, options, false);
         EXPECT_TRUE(same_bits(r.x, reference.x));
         EXPECT_EQ(r.status, reference.status);
@@ -251,8 +252,8 @@ TYPED_TEST_SUITE(HinesStagedChoice, ChoiceConfigs, ConfigNames);
 TYPED_TEST(HinesStagedChoice, TheScratchLimitDecidesWhatIsStaged) {
   using S = typename TypeParam::scalar;
   using E = typename TypeParam::exec;
-  const auto staging = [](index_type rows, std::size_t limit) {
-    return hines::staged_branch_parallel_staging<E, S, S>(rows, limit);
+  const auto staging = [](index_type rows, std::size_t limit, bool coefficients = true) {
+    return hines::staged_branch_parallel_staging<E, S, S>(rows, StagedBranchParallel{0, limit, coefficients});
   };
   for (index_type rows : {1, 107, 1057}) {
     const std::size_t all = staged_bytes<TypeParam>(Staging::all, rows);
@@ -266,6 +267,8 @@ TYPED_TEST(HinesStagedChoice, TheScratchLimitDecidesWhatIsStaged) {
     EXPECT_EQ(staging(rows, dr - 1), Staging::none) << rows;
     EXPECT_EQ(staging(rows, 0), staging(rows, most)) << "0 means the space's limit";
     EXPECT_EQ(staging(rows, std::size_t(1) << 40), staging(rows, most)) << "a limit is capped at the space's";
+    EXPECT_EQ(staging(rows, all, false), dr <= most ? Staging::diagonal_and_rhs : Staging::none) << "no a, b";
+    EXPECT_EQ(staging(rows, dr - 1, false), Staging::none) << rows;
   }
   // The figures of the documentation (hines_solve.hpp): Kokkos 3.4's 40 KiB of level-0 scratch on
   // CUDA stages a neuron of 1,270 rows whole in double, d and rhs of 2,550 rows (twice that in float).
