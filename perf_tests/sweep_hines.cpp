@@ -13,8 +13,9 @@
 //    algo::BranchParallel ("hines_branch_parallel") and algo::Automatic ("hines_auto"); on flat,
 //    where a team's copies of its neuron coalesce, algo::StagedBranchParallel
 //    ("hines_staged_branch_parallel": the neuron in team scratch; where it does not fit, the
-//    note says so and the row times the BranchParallel it falls back to), and the same with d
-//    and rhs only in scratch ("hines_staged_branch_parallel_dr", stage_coefficients = false);
+//    row is skipped, it would time hines_branch_parallel), the same with d and rhs only in
+//    scratch ("hines_staged_branch_parallel_dr", stage_coefficients = false) and with 4 neurons
+//    per team of 8 threads each ("hines_staged_branch_parallel_n4");
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
@@ -525,12 +526,17 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   row.useful_bytes = traffic::hines_useful_bytes(pt.pop.real_rows, sizeof(Scalar));
   row.memory_bytes = bt.memory_bytes;
   if constexpr (std::is_same_v<Algorithm, hines::algo::StagedBranchParallel>) {
-    // What the kernel keeps in team scratch (staged_branch_parallel_staging, hines_solve.hpp).
+    // What the kernel keeps in team scratch (staged_branch_parallel_staging, hines_solve.hpp);
+    // where nothing fits it runs BranchParallel, which has its own row.
     switch (hines::staged_branch_parallel_staging<Exec, Scalar, Scalar>(pt.pop.rows, options)) {
       case hines::Staging::all: row.note = "staged a, b, d, rhs"; break;
       case hines::Staging::diagonal_and_rhs: row.note = "staged d, rhs"; break;
-      case hines::Staging::none: row.note = "not staged (does not fit): BranchParallel"; break;
+      case hines::Staging::none:
+        ctx.message("tridiag-bench: " + kernel_layout + " " + pt.pop.label(pt.precision) +
+                    ": skipped, the neurons do not fit in team scratch (it would run hines_branch_parallel)");
+        return;
     }
+    if (options.neurons_per_team > 1) row.note += ", " + std::to_string(options.neurons_per_team) + " neurons per team";
   }
   row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, options); });
@@ -602,6 +608,11 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     });
     guarded_measurement(ctx, "hines_staged_branch_parallel_dr/" + what, [&] {
       measure<Staged>(ctx, pt, exec, bt, "hines_staged_branch_parallel_dr", Role::none, Staged{0, 0, false});
+    });
+    // Small cells: 4 neurons per team, 8 threads each (a team per neuron leaves most threads idle
+    // and caps a GPU multiprocessor at 32 neurons, its limit of resident blocks).
+    guarded_measurement(ctx, "hines_staged_branch_parallel_n4/" + what, [&] {
+      measure<Staged>(ctx, pt, exec, bt, "hines_staged_branch_parallel_n4", Role::none, Staged{8, 0, true, 4});
     });
     if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
       measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
@@ -744,8 +755,9 @@ std::vector<std::string> hines_csv_notes() {
       "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
       "useful_GBps / (5 x sizeof(scalar)) = real rows (compartments) per second, comparable between same-morphology "
       "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_staged_branch_parallel = algo::StagedBranchParallel (flat only; "
-      "the console note says what it staged in team scratch), hines_staged_branch_parallel_dr = the same with "
-      "stage_coefficients = false (d and rhs only), hines_auto = algo::Automatic; "
+      "the console note says what it staged in team scratch; skipped where nothing fits), "
+      "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
+      "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic; "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "

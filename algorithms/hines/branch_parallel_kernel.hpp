@@ -12,10 +12,13 @@
 // branch_parallel_rows.hpp): global memory (algo::BranchParallel), or team scratch filled and
 // emptied by the whole team with neighbouring threads on neighbouring rows
 // (algo::StagedBranchParallel). The sweeps are the same code on the same values either way.
+// Who solves a neuron is another (branch_parallel_crew.hpp): the whole team, or, for several
+// small neurons per team, the vector lanes of one team thread.
 
 #include <Kokkos_Core.hpp>
 #include <climits>
 #include <cstddef>
+#include <tridiag/algorithms/hines/branch_parallel_crew.hpp>
 #include <tridiag/algorithms/hines/branch_parallel_rows.hpp>
 #include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
@@ -24,15 +27,17 @@
 
 namespace tridiag::hines::impl {
 
-/// Team scratch (bytes) of a BranchParallel team for a batch of `rows` rows: its four status
-/// flags and, for a staged kernel, its neuron's staged rows (Matrix: w's scalar, Value: x's).
+/// Team scratch (bytes) a BranchParallel team takes per neuron for a batch of `rows` rows: the
+/// neuron's four status flags and, for a staged kernel, its staged rows (Matrix: w's scalar,
+/// Value: x's).
 template <Staging Where, class Matrix, class Value, class ScratchSpace>
-std::size_t branch_parallel_scratch_bytes(index_type rows) {
-  using Flags = Kokkos::View<int*, ScratchSpace, Kokkos::MemoryUnmanaged>;
-  return Flags::shmem_size(4) + NeuronStaging<Where, Matrix, Value, ScratchSpace>::bytes(rows);
+KOKKOS_INLINE_FUNCTION std::size_t branch_parallel_scratch_bytes(index_type rows) {
+  return ScratchSpace::align(4 * sizeof(int)) + NeuronStaging<Where, Matrix, Value, ScratchSpace>::bytes(rows);
 }
 
-template <class Schedule, class Operands, class Flags, Staging Where = Staging::none>
+/// SeveralPerTeam: a team holds neurons_per_team neurons, each solved by the vector lanes of one
+/// team thread (VectorCrew); else one neuron per team, solved by the whole team (TeamCrew).
+template <class Schedule, class Operands, class Flags, Staging Where = Staging::none, bool SeveralPerTeam = false>
 struct BranchParallelKernel {
   using Matrix = typename decltype(Operands::w)::value_type;
   using Value = typename decltype(Operands::x)::value_type;
@@ -41,8 +46,11 @@ struct BranchParallelKernel {
 
   Schedule schedule;
   Operands op;
+  index_type systems;
+  int neurons_per_team = 1;  ///< with SeveralPerTeam
 
-  static std::size_t scratch_bytes(index_type rows) {
+  /// Team scratch (bytes) per neuron.
+  KOKKOS_INLINE_FUNCTION static std::size_t neuron_bytes(index_type rows) {
     return branch_parallel_scratch_bytes<Where, Matrix, Value, typename Flags::memory_space>(rows);
   }
 
@@ -110,37 +118,46 @@ struct BranchParallelKernel {
     }
   };
 
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
-    const index_type s = member.league_rank();
-    const int m = op.ids.data() != nullptr ? op.ids(s) : 0;
-    const index_type n = op.sizes(m);
-    const Flags flags(member.team_scratch(0), 4);
-    if (member.team_rank() == 0) {
+  struct ResetFlags {
+    Flags flags;
+    KOKKOS_INLINE_FUNCTION void operator()(const index_type) const {
       flags(tree_pivot) = -1;
       flags(bad_rhs) = INT_MAX;
       flags(bad_x) = INT_MAX;
       flags(pad_pivot) = INT_MAX;
     }
-    const auto r = NeuronRows::load(member, op, s, n);
+  };
+
+  struct WriteStatus {
+    const Operands& op;
+    index_type s;
+    int code;
+    KOKKOS_INLINE_FUNCTION void operator()(const index_type) const { op.status(s) = code; }
+  };
+
+  /// Neuron s, solved by the threads of `crew`, in neuron_bytes(op.rows) of team scratch.
+  template <class Crew>
+  KOKKOS_INLINE_FUNCTION void solve_neuron(const Crew& crew, index_type s, char* scratch) const {
+    const int m = op.ids.data() != nullptr ? op.ids(s) : 0;
+    const index_type n = op.sizes(m);
+    const Flags flags(reinterpret_cast<int*>(scratch), 4);
+    crew.for_each(index_type(0), index_type(1), ResetFlags{flags});
+    const auto r = NeuronRows::load(crew, scratch + Flags::memory_space::align(4 * sizeof(int)), op, s, n);
     using Rows = std::remove_const_t<decltype(r)>;
-    member.team_barrier();  // the flags set, the staged rows in scratch
+    crew.sync();  // the flags set, the staged rows in scratch
     const int levels = schedule.levels(m);
     for (int l = levels - 1; l >= 0; --l) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, schedule.level_begin(m, l), schedule.level_begin(m, l + 1)),
-                           Eliminate<Rows>{*this, m, r, flags});
-      member.team_barrier();
+      crew.for_each(schedule.level_begin(m, l), schedule.level_begin(m, l + 1), Eliminate<Rows>{*this, m, r, flags});
+      crew.sync();
     }
     const bool tree_failed = flags(tree_pivot) >= 0;  // the sequential sweep stops here
     if (!tree_failed) {
       for (int l = 0; l < levels; ++l) {
-        Kokkos::parallel_for(
-            Kokkos::TeamThreadRange(member, schedule.level_begin(m, l), schedule.level_begin(m, l + 1)),
-            Substitute<Rows>{*this, m, r, flags});
-        member.team_barrier();
+        crew.for_each(schedule.level_begin(m, l), schedule.level_begin(m, l + 1), Substitute<Rows>{*this, m, r, flags});
+        crew.sync();
       }
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n, op.rows), Pad<Rows>{r, flags});
-      member.team_barrier();
+      crew.for_each(n, op.rows, Pad<Rows>{r, flags});
+      crew.sync();
     }
     int code = 0;
     if (tree_failed) {
@@ -150,8 +167,35 @@ struct BranchParallelKernel {
     } else if (flags(bad_rhs) != INT_MAX || flags(bad_x) != INT_MAX) {
       code = -((flags(bad_rhs) != INT_MAX ? flags(bad_rhs) : flags(bad_x)) + 1);
     }
-    NeuronRows::store(member, op, s, r, code);
-    if (member.team_rank() == 0 && op.status.data() != nullptr) op.status(s) = code;
+    NeuronRows::store(crew, op, s, r, code);
+    if (op.status.data() != nullptr) crew.for_each(index_type(0), index_type(1), WriteStatus{op, s, code});
+  }
+
+  /// SeveralPerTeam: neuron first + t of the team, by the lanes of team thread t.
+  template <class Member>
+  struct NeuronOfTeam {
+    const BranchParallelKernel& k;
+    const Member& member;
+    index_type first;
+    char* scratch;
+    std::size_t bytes;
+    KOKKOS_INLINE_FUNCTION void operator()(const int t) const {
+      k.solve_neuron(VectorCrew<Member>{member}, first + t, scratch + t * bytes);
+    }
+  };
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const std::size_t bytes = neuron_bytes(op.rows);
+    if constexpr (SeveralPerTeam) {
+      const index_type first = static_cast<index_type>(member.league_rank()) * neurons_per_team;
+      const int count = static_cast<int>(systems - first < neurons_per_team ? systems - first : neurons_per_team);
+      char* const scratch = static_cast<char*>(member.team_scratch(0).get_shmem(neurons_per_team * bytes));
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, count), NeuronOfTeam<Member>{*this, member, first, scratch, bytes});
+    } else {
+      char* const scratch = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
+      solve_neuron(TeamCrew<Member>{member}, member.league_rank(), scratch);
+    }
   }
 };
 

@@ -82,7 +82,7 @@ struct NeuronStaging {
     return ScratchSpace::align(static_cast<std::size_t>(rows) * sizeof(T));
   }
   /// Team scratch (bytes) the staged rows of a neuron of `rows` rows take (0 for Staging::none).
-  static std::size_t bytes(index_type rows) {
+  KOKKOS_INLINE_FUNCTION static std::size_t bytes(index_type rows) {
     if constexpr (Where == Staging::none) {
       return 0;
     } else {
@@ -130,42 +130,43 @@ struct NeuronStaging {
     KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const { op.x(s, i) = compat::quiet_nan<Value>(); }
   };
 
-  /// Neuron s (n real rows) as the sweeps see it; a staged policy copies it into scratch taken
-  /// from the team's level 0 (the caller's next team barrier makes the copy visible).
-  template <class Member, class Operands>
-  KOKKOS_INLINE_FUNCTION static auto load(const Member& member, const Operands& op, index_type s, index_type n) {
+  /// Neuron s (n real rows) as the sweeps see it. A staged policy lays its arrays out in
+  /// `scratch` (bytes(op.rows) of team scratch) and copies the neuron in with the threads of
+  /// `crew` (branch_parallel_crew.hpp; the caller's next crew.sync() makes the copy visible).
+  template <class Crew, class Operands>
+  KOKKOS_INLINE_FUNCTION static auto load(const Crew& crew, char* scratch, const Operands& op, index_type s,
+                                          index_type n) {
     if constexpr (Where == Staging::none) {
-      (void)member;
+      (void)crew;
+      (void)scratch;
       (void)n;
       return GlobalNeuronRows<Operands>{op, s};
     } else {
       const index_type rows = op.rows;
-      const auto& scratch = member.team_scratch(0);
-      Matrix* const w = static_cast<Matrix*>(scratch.get_shmem(array_bytes<Matrix>(rows)));
-      Value* const x = static_cast<Value*>(scratch.get_shmem(array_bytes<Value>(rows)));
+      Matrix* const w = reinterpret_cast<Matrix*>(scratch);
+      Value* const x = reinterpret_cast<Value*>(scratch + array_bytes<Matrix>(rows));
       Matrix *a = nullptr, *b = nullptr;
       if constexpr (Where == Staging::all) {
-        a = static_cast<Matrix*>(scratch.get_shmem(array_bytes<Matrix>(rows)));
-        b = static_cast<Matrix*>(scratch.get_shmem(array_bytes<Matrix>(rows)));
+        a = reinterpret_cast<Matrix*>(scratch + array_bytes<Matrix>(rows) + array_bytes<Value>(rows));
+        b = reinterpret_cast<Matrix*>(scratch + 2 * array_bytes<Matrix>(rows) + array_bytes<Value>(rows));
         // Pad rows (n <= i) have no a or b the sweeps read.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, index_type(0), n), CopyCoefficients<Operands>{op, s, a, b});
+        crew.for_each(index_type(0), n, CopyCoefficients<Operands>{op, s, a, b});
       }
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, index_type(0), rows), CopyInputs<Operands>{op, s, w, x});
+      crew.for_each(index_type(0), rows, CopyInputs<Operands>{op, s, w, x});
       return StagedNeuronRows<Where, Matrix, Value, Operands>{op, s, w, a, b, x};
     }
   }
 
   /// Writes neuron s's solution (NaN on every row when code != 0) once the sweeps on `rows` are
-  /// done by every thread of the team (after the kernel's last team barrier).
-  template <class Member, class Operands, class Rows>
-  KOKKOS_INLINE_FUNCTION static void store(const Member& member, const Operands& op, index_type s, const Rows& rows,
+  /// done by every thread of the crew (after its last sync).
+  template <class Crew, class Operands, class Rows>
+  KOKKOS_INLINE_FUNCTION static void store(const Crew& crew, const Operands& op, index_type s, const Rows& rows,
                                            int code) {
-    const auto all_rows = Kokkos::TeamThreadRange(member, index_type(0), op.rows);
     if constexpr (Where == Staging::none) {
       (void)rows;
-      if (code != 0) Kokkos::parallel_for(all_rows, Poison<Operands>{op, s});
+      if (code != 0) crew.for_each(index_type(0), op.rows, Poison<Operands>{op, s});
     } else {
-      Kokkos::parallel_for(all_rows, WriteSolution<Operands, Rows>{op, s, rows, code});
+      crew.for_each(index_type(0), op.rows, WriteSolution<Operands, Rows>{op, s, rows, code});
     }
   }
 };

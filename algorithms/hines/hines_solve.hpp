@@ -17,7 +17,8 @@
 //   algo::StagedBranchParallel  BranchParallel with the neuron in team scratch (on-chip shared
 //                          memory on a GPU; branch_parallel_rows.hpp): the team copies it in and
 //                          x out with neighbouring threads on neighbouring rows (coalesced on
-//                          Flat), the sweeps run in scratch. BranchParallel where it does not fit.
+//                          Flat), the sweeps run in scratch; one or several neurons per team.
+//                          BranchParallel where it does not fit.
 //   algo::Automatic        one of the above (automatic_algorithm).
 // All run exactly the same operations per neuron: results are bitwise equal across kernels,
 // layouts, groupings and runs.
@@ -77,6 +78,12 @@ struct StagedBranchParallel {
   /// false: stage d and rhs only, even where a and b fit too (half the scratch per team, so more
   /// teams per GPU multiprocessor, against a and b read from global memory by the sweeps).
   bool stage_coefficients = true;
+  /// Neurons per team. 1: the whole team works on one neuron. More (small cells, whose neurons
+  /// leave most of a team idle and a GPU multiprocessor short of teams): each neuron is solved by
+  /// the vector lanes of one team thread, team_size of them, a power of two up to 32 (Kokkos's
+  /// vector length on CUDA; 0: 8 on a GPU, 1 on host spaces); fewer neurons where the space's
+  /// team size limit says so. The scratch limit holds for the team's neurons together.
+  int neurons_per_team = 1;
 };
 /// BranchParallel on a GPU for the flat layout when the neurons alone cannot fill it and the
 /// cells are large (automatic_algorithm), PerNeuron otherwise.
@@ -146,10 +153,11 @@ Staging staged_branch_parallel_staging(index_type rows, const algo::StagedBranch
   using Space = typename ExecSpace::scratch_memory_space;
   const std::size_t most = static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
   const std::size_t limit = options.scratch_limit == 0 ? most : std::min(options.scratch_limit, most);
+  const std::size_t neurons = static_cast<std::size_t>(std::max(1, options.neurons_per_team));
   if (options.stage_coefficients &&
-      impl::branch_parallel_scratch_bytes<Staging::all, Matrix, Value, Space>(rows) <= limit)
+      neurons * impl::branch_parallel_scratch_bytes<Staging::all, Matrix, Value, Space>(rows) <= limit)
     return Staging::all;
-  if (impl::branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, Matrix, Value, Space>(rows) <= limit)
+  if (neurons * impl::branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, Matrix, Value, Space>(rows) <= limit)
     return Staging::diagonal_and_rhs;
   return Staging::none;
 }
@@ -235,31 +243,45 @@ struct BlockSharedKernel {
   }
 };
 
-/// Runs BranchParallelKernel<Where> on `systems` neurons (0 < systems <= INT_MAX): a team per
-/// neuron of `team_size` threads (0: 1 on host spaces; on a GPU as many as the widest level has
-/// sections, at most 64, and for a staged kernel at least a warp, so that its copies coalesce),
-/// at most what the kernel's registers allow.
-template <Staging Where, class ExecSpace, class MemorySpace, class Operands>
+/// Runs BranchParallelKernel<Where> on `systems` neurons (0 < systems <= INT_MAX). One neuron per
+/// team: teams of `team_size` threads (0: 1 on host spaces; on a GPU as many as the widest level
+/// has sections, at most 64, and for a staged kernel at least a warp, so that its copies
+/// coalesce), at most what the kernel's registers allow. SeveralPerTeam: up to neurons_per_team
+/// neurons per team, each on `team_size` vector lanes (algo::StagedBranchParallel).
+template <Staging Where, bool SeveralPerTeam, class ExecSpace, class MemorySpace, class Operands>
 void launch_branch_parallel(const ExecSpace& exec, const BranchSchedule<MemorySpace>& schedule, const Operands& op,
-                            index_type systems, int team_size, const char* label) {
+                            index_type systems, int team_size, int neurons_per_team, const char* label) {
   using Flags = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  using TeamKernel = BranchParallelKernel<BranchSchedule<MemorySpace>, Operands, Flags, Where>;
-  const TeamKernel kernel{schedule, op};
-  const std::size_t bytes = TeamKernel::scratch_bytes(op.rows);
+  using TeamKernel = BranchParallelKernel<BranchSchedule<MemorySpace>, Operands, Flags, Where, SeveralPerTeam>;
+  const std::size_t bytes = TeamKernel::neuron_bytes(op.rows);
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  int team = 1;
   const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  if (device || team_size > 0) {
-    Policy probe(exec, static_cast<int>(systems), 1);
-    probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
-    index_type wanted = std::min<index_type>(64, std::max<index_type>(1, schedule.widest_level));
-    if (Where != Staging::none) wanted = std::max<index_type>(32, wanted);
-    if (team_size > 0) wanted = team_size;
-    team = static_cast<int>(std::min<index_type>(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
+  if constexpr (SeveralPerTeam) {
+    int lanes = 1;
+    for (const int wanted = std::min(32, team_size > 0 ? team_size : (device ? 8 : 1)); lanes * 2 <= wanted;) lanes *= 2;
+    TeamKernel kernel{schedule, op, systems, std::max(1, neurons_per_team)};
+    Policy probe(exec, 1, 1, lanes);
+    probe.set_scratch_size(0, Kokkos::PerTeam(kernel.neurons_per_team * bytes));
+    kernel.neurons_per_team = std::min(kernel.neurons_per_team, probe.team_size_max(kernel, Kokkos::ParallelForTag()));
+    const index_type league = (systems + kernel.neurons_per_team - 1) / kernel.neurons_per_team;
+    Policy policy(exec, static_cast<int>(league), kernel.neurons_per_team, lanes);
+    policy.set_scratch_size(0, Kokkos::PerTeam(kernel.neurons_per_team * bytes));
+    Kokkos::parallel_for(label, policy, kernel);
+  } else {
+    const TeamKernel kernel{schedule, op, systems, 1};
+    int team = 1;
+    if (device || team_size > 0) {
+      Policy probe(exec, static_cast<int>(systems), 1);
+      probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+      index_type wanted = std::min<index_type>(64, std::max<index_type>(1, schedule.widest_level));
+      if (Where != Staging::none) wanted = std::max<index_type>(32, wanted);
+      if (team_size > 0) wanted = team_size;
+      team = static_cast<int>(std::min<index_type>(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
+    }
+    Policy policy(exec, static_cast<int>(systems), team);
+    policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for(label, policy, kernel);
   }
-  Policy policy(exec, static_cast<int>(systems), team);
-  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for(label, policy, kernel);
 }
 
 /// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
@@ -325,8 +347,9 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     require(systems <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
-    impl::launch_branch_parallel<Staging::none>(exec, batch.morphologies().branch_schedule(), operands(), systems,
-                                                algorithm.team_size, "tridiag::hines::solve_branch_parallel");
+    impl::launch_branch_parallel<Staging::none, false>(exec, batch.morphologies().branch_schedule(), operands(),
+                                                       systems, algorithm.team_size, 1,
+                                                       "tridiag::hines::solve_branch_parallel");
   } else if constexpr (std::is_same_v<Algorithm, algo::StagedBranchParallel>) {
     using Matrix = std::remove_const_t<MatrixScalar>;
     const Staging staging = staged_branch_parallel_staging<ExecSpace, Matrix, Value>(rows, algorithm);
@@ -339,13 +362,20 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     if (workspace.storage().data() != nullptr) impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
     const auto& schedule = batch.morphologies().branch_schedule();
-    if (staging == Staging::all) {
-      impl::launch_branch_parallel<Staging::all>(exec, schedule, operands(), systems, algorithm.team_size,
-                                                 "tridiag::hines::solve_staged_branch_parallel");
+    const int team = algorithm.team_size, neurons = algorithm.neurons_per_team;
+    constexpr const char* label = "tridiag::hines::solve_staged_branch_parallel";
+    if (neurons > 1) {
+      if (staging == Staging::all) {
+        impl::launch_branch_parallel<Staging::all, true>(exec, schedule, operands(), systems, team, neurons, label);
+      } else {
+        impl::launch_branch_parallel<Staging::diagonal_and_rhs, true>(exec, schedule, operands(), systems, team,
+                                                                      neurons, label);
+      }
+    } else if (staging == Staging::all) {
+      impl::launch_branch_parallel<Staging::all, false>(exec, schedule, operands(), systems, team, 1, label);
     } else {
-      impl::launch_branch_parallel<Staging::diagonal_and_rhs>(exec, schedule, operands(), systems,
-                                                              algorithm.team_size,
-                                                              "tridiag::hines::solve_staged_branch_parallel_dr");
+      impl::launch_branch_parallel<Staging::diagonal_and_rhs, false>(exec, schedule, operands(), systems, team, 1,
+                                                                     label);
     }
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);

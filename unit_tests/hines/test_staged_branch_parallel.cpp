@@ -2,9 +2,9 @@
 // neuron staged in team scratch. Bitwise equal to algo::PerNeuron (itself checked against the
 // oracle and the textbook sweep in test_hines_solve.cpp), with every staging forced through the
 // scratch limit option (a, b, d, rhs; d and rhs only; none, i.e. the fallback to BranchParallel
-// in global memory), on every shared morphology and the six seed size classes, random trees,
-// forests and the shapes that break a wrong sweep, mixed batches padded and grouped, in place,
-// every layout, float and double; status codes and NaN solutions of failed neurons written over
+// in global memory), one neuron per team and several, on every shared morphology and the six seed
+// size classes, random trees, forests and the shapes that break a wrong sweep, mixed batches
+// padded and grouped, in place, every layout, float and double; status codes and NaN solutions of failed neurons written over
 // a finite x; which staging a limit gives; that only the fallback touches the workspace.
 
 #include <algorithm>
@@ -65,11 +65,12 @@ std::size_t staged_bytes(Staging where, index_type rows) {
   }
 }
 
-/// The options that make the kernel stage `where` for a batch of `rows` rows (the scratch limit
-/// at exactly what that staging needs), or nothing when C's space cannot stage that much.
+/// The options that make the kernel stage `where` for a batch of `rows` rows with `neurons` per
+/// team (the scratch limit at exactly what that staging needs), or nothing when C's space cannot
+/// stage that much.
 template <class C>
-std::optional<StagedBranchParallel> forcing(Staging where, index_type rows, int team_size = 0) {
-  const StagedBranchParallel options{team_size, staged_bytes<C>(where, rows)};
+std::optional<StagedBranchParallel> forcing(Staging where, index_type rows, int team_size = 0, int neurons = 1) {
+  const StagedBranchParallel options{team_size, neurons * staged_bytes<C>(where, rows), true, neurons};
   using S = typename C::scalar;
   if (hines::staged_branch_parallel_staging<typename C::exec, S, S>(rows, options) != where) return {};
   return options;
@@ -97,14 +98,17 @@ TYPED_TEST(HinesStaged, SharedMorphologiesAndSizeClassesEqualPerNeuronInEverySta
     const auto staged = run<TypeParam>(problem, StagedBranchParallel{}, c == 0);
     EXPECT_TRUE(same_bits(staged.x, reference.x)) << "default options";
     EXPECT_EQ(staged.status, reference.status);
+    // One neuron per team (teams of 3 threads, or the default), and 3 per team (2 or 8 lanes each).
     for (std::size_t w = 0; w < 3; ++w)
-      for (int team : {0, 3}) {
-        const auto options = forcing<TypeParam>(every_staging[w], rows, team);
+      for (const auto& [team, neurons] : {std::pair{0, 1}, std::pair{3, 1}, std::pair{2, 3}, std::pair{0, 3}}) {
+        const auto options = forcing<TypeParam>(every_staging[w], rows, team, neurons);
         if (!options) continue;  // more than the space's scratch
         ++runs[w];
         const auto r = run<TypeParam>(problem, *options, false);
-        EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(every_staging[w]) << ", team " << team;
-        EXPECT_EQ(r.status, reference.status) << name_of(every_staging[w]) << ", team " << team;
+        const std::string what = name_of(every_staging[w]) + ", team " + std::to_string(team) + ", neurons " +
+                                 std::to_string(neurons);
+        EXPECT_TRUE(same_bits(r.x, reference.x)) << what;
+        EXPECT_EQ(r.status, reference.status) << what;
       }
   }
   for (std::size_t w = 0; w < 3; ++w) EXPECT_GT(runs[w], 0) << name_of(every_staging[w]) << " never ran";
@@ -123,16 +127,18 @@ TYPED_TEST(HinesStaged, TreesForestsAndBreakingShapesEqualPerNeuronPaddedGrouped
     SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
     const auto problem = hines::make_problem<S, L, M>(systems, grouping);
     const auto reference = run<TypeParam>(problem);
-    for (Staging where : every_staging) {
-      const auto options = forcing<TypeParam>(where, problem.matrix.rows(), 4);
-      ASSERT_TRUE(options) << name_of(where) << ": 300 rows fit every space's scratch";
-      const auto r = run<TypeParam>(problem, *options, false);
-      EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(where);
-      EXPECT_EQ(r.status, reference.status) << name_of(where);
-      const auto in_place = run_in_place<TypeParam>(problem, *options);
-      EXPECT_TRUE(same_bits(in_place.x, reference.x)) << name_of(where) << " in place";
-      EXPECT_EQ(in_place.status, reference.status) << name_of(where) << " in place";
-    }
+    for (Staging where : every_staging)
+      for (int neurons : {1, 3}) {
+        const std::string what = name_of(where) + ", " + std::to_string(neurons) + " per team";
+        const auto options = forcing<TypeParam>(where, problem.matrix.rows(), 4, neurons);
+        ASSERT_TRUE(options) << what << ": 3 x 300 rows fit every space's scratch";
+        const auto r = run<TypeParam>(problem, *options, false);
+        EXPECT_TRUE(same_bits(r.x, reference.x)) << what;
+        EXPECT_EQ(r.status, reference.status) << what;
+        const auto in_place = run_in_place<TypeParam>(problem, *options);
+        EXPECT_TRUE(same_bits(in_place.x, reference.x)) << what << " in place";
+        EXPECT_EQ(in_place.status, reference.status) << what << " in place";
+      }
   }
 }
 
@@ -157,12 +163,14 @@ TYPED_TEST(HinesStaged, MixedBatchesEqualPerNeuronAndSolvePadRowsToZero) {
       const auto problem = hines::make_problem<S, L, M>(*batch, grouping);
       const index_type rows = problem.matrix.rows();
       const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
-      std::vector<StagedBranchParallel> variants = {StagedBranchParallel{}, StagedBranchParallel{0, 0, false}};
+      std::vector<StagedBranchParallel> variants = {StagedBranchParallel{}, StagedBranchParallel{0, 0, false},
+                                                    StagedBranchParallel{0, 0, true, 4}};
       for (Staging where : every_staging)
         if (const auto options = forcing<TypeParam>(where, rows)) variants.push_back(*options);
       for (const auto& options : variants) {
         SCOPED_TRACE("scratch limit " + std::to_string(options.scratch_limit) +
-                     (options.stage_coefficients ? "" : ", d and rhs only"));
+                     (options.stage_coefficients ? "" : ", d and rhs only") + ", " +
+                     std::to_string(options.neurons_per_team) + " per team");
         const auto r = run<TypeParam>(problem, options, false);
         EXPECT_TRUE(same_bits(r.x, reference.x));
         EXPECT_EQ(r.status, reference.status);
@@ -227,9 +235,12 @@ TYPED_TEST(HinesStaged, FailuresGiveThePerNeuronStatusAndANaNSolution) {
   std::vector<int> slot_codes(systems.size());
   for (std::size_t s = 0; s < systems.size(); ++s) slot_codes[s] = codes[problem.neuron_at_slot[s]];
   ASSERT_EQ(expected_status, slot_codes) << "PerNeuron";
-  for (Staging where : every_staging) {
-    const auto options = forcing<TypeParam>(where, problem.matrix.rows());
+  for (const auto& [where, neurons] : {std::pair{Staging::all, 1}, std::pair{Staging::diagonal_and_rhs, 1},
+                                       std::pair{Staging::none, 1}, std::pair{Staging::all, 3},
+                                       std::pair{Staging::diagonal_and_rhs, 3}}) {
+    const auto options = forcing<TypeParam>(where, problem.matrix.rows(), 0, neurons);
     if (!options) continue;
+    SCOPED_TRACE(std::to_string(neurons) + " per team");
     const auto [x, status] = solve_over_finite_x<TypeParam>(problem, *options);
     EXPECT_EQ(status, expected_status) << name_of(where);
     const index_type rows = problem.matrix.rows();
@@ -269,6 +280,12 @@ TYPED_TEST(HinesStagedChoice, TheScratchLimitDecidesWhatIsStaged) {
     EXPECT_EQ(staging(rows, std::size_t(1) << 40), staging(rows, most)) << "a limit is capped at the space's";
     EXPECT_EQ(staging(rows, all, false), dr <= most ? Staging::diagonal_and_rhs : Staging::none) << "no a, b";
     EXPECT_EQ(staging(rows, dr - 1, false), Staging::none) << rows;
+    const auto staging_of_3 = [](index_type r, std::size_t limit) {
+      return hines::staged_branch_parallel_staging<E, S, S>(r, StagedBranchParallel{0, limit, true, 3});
+    };
+    EXPECT_EQ(staging_of_3(rows, 3 * all), 3 * all <= most ? Staging::all : staging_of_3(rows, most)) << "3 per team";
+    EXPECT_EQ(staging_of_3(rows, 3 * all - 1), 3 * dr <= most ? Staging::diagonal_and_rhs : Staging::none);
+    EXPECT_EQ(staging_of_3(rows, 3 * dr - 1), Staging::none) << "3 per team";
   }
   // The figures of the documentation (hines_solve.hpp): Kokkos 3.4's 40 KiB of level-0 scratch on
   // CUDA stages a neuron of 1,270 rows whole in double, d and rhs of 2,550 rows (twice that in float).
