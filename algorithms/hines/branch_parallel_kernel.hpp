@@ -54,50 +54,81 @@ struct BranchParallelKernel {
     return branch_parallel_scratch_bytes<Where, Matrix, Value, typename Flags::memory_space>(rows);
   }
 
-  /// Leaves-to-root elimination of section j (last row first).
+  /// Leaves-to-root elimination of section j (last row first). A section's last row has no
+  /// child or several (heads of deeper sections, eliminated before), found in the child tables;
+  /// every other row has exactly one, the row below it in the section, whose entries the loop
+  /// still holds in registers: the same operands as stored, so the same bits, without the table
+  /// lookups and the round trip through memory on the chain of dependent rows.
   template <class Rows>
   struct Eliminate {
     const BranchParallelKernel& k;
     int m;
     Rows r;
     Flags flags;
+    KOKKOS_INLINE_FUNCTION void finish(int i, Matrix wi, Value xi) const {
+      if (!impl::usable_pivot(wi)) Kokkos::atomic_fetch_max(&flags(tree_pivot), i);
+      r.w(i) = wi;
+      r.x(i) = xi;
+    }
     KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
       const auto& sc = k.schedule;
-      for (int q = sc.section_begin(m, j + 1) - 1; q >= sc.section_begin(m, j); --q) {
-        const int i = sc.order(m, q);
-        Matrix wi = r.d(i);
-        Value xi = r.rhs(i);
+      const int begin = sc.section_begin(m, j), end = sc.section_begin(m, j + 1);
+      int i = sc.order(m, end - 1);
+      Matrix wi = r.d(i);
+      Value xi = r.rhs(i);
+      if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_rhs), i);
+      for (int e = sc.child_begin(m, i); e < sc.child_begin(m, i + 1); ++e) {
+        const int c = sc.children(m, e);
+        const Matrix factor = r.b(c) / r.w(c);
+        wi -= factor * r.a(c);
+        xi -= factor * r.x(c);
+      }
+      finish(i, wi, xi);
+      for (int q = end - 2; q >= begin; --q) {
+        const int c = i;  // the only child of the next row up
+        const Matrix wc = wi;
+        const Value xc = xi;
+        i = sc.order(m, q);
+        wi = r.d(i);
+        xi = r.rhs(i);
         if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_rhs), i);
-        for (int e = sc.child_begin(m, i); e < sc.child_begin(m, i + 1); ++e) {
-          const int c = sc.children(m, e);
-          const Matrix factor = r.b(c) / r.w(c);
-          wi -= factor * r.a(c);
-          xi -= factor * r.x(c);
-        }
-        if (!impl::usable_pivot(wi)) Kokkos::atomic_fetch_max(&flags(tree_pivot), i);
-        r.w(i) = wi;
-        r.x(i) = xi;
+        const Matrix factor = r.b(c) / wc;
+        wi -= factor * r.a(c);
+        xi -= factor * xc;
+        finish(i, wi, xi);
       }
     }
   };
 
-  /// Root-to-leaves substitution of section j (first row first).
+  /// Root-to-leaves substitution of section j (first row first). The first row's parent (if
+  /// any) is in a shallower section, solved before; every other row's is the row above it in
+  /// the section, whose solution the loop holds in a register.
   template <class Rows>
   struct Substitute {
     const BranchParallelKernel& k;
     int m;
     Rows r;
     Flags flags;
+    KOKKOS_INLINE_FUNCTION void finish(int i, Value xi) const {
+      if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_x), i);
+      r.x(i) = xi;
+    }
     KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
       const auto& sc = k.schedule;
-      for (int q = sc.section_begin(m, j); q < sc.section_begin(m, j + 1); ++q) {
-        const int i = sc.order(m, q);
-        const int p = k.op.parent(m, i);
-        Value xi = r.x(i);
-        if (p >= 0) xi -= r.a(i) * r.x(p);
+      const int begin = sc.section_begin(m, j), end = sc.section_begin(m, j + 1);
+      int i = sc.order(m, begin);
+      const int p = k.op.parent(m, i);
+      Value xi = r.x(i);
+      if (p >= 0) xi -= r.a(i) * r.x(p);
+      xi /= r.w(i);
+      finish(i, xi);
+      for (int q = begin + 1; q < end; ++q) {
+        const Value xp = xi;  // the parent's solution
+        i = sc.order(m, q);
+        xi = r.x(i);
+        xi -= r.a(i) * xp;
         xi /= r.w(i);
-        if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_x), i);
-        r.x(i) = xi;
+        finish(i, xi);
       }
     }
   };
