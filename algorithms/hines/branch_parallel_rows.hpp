@@ -92,25 +92,28 @@ struct NeuronStaging {
   }
 
   /// Team-parallel bodies (named functors: core/kokkos_compat.hpp).
+  /// Copies row i of neuron s into scratch: d and rhs into w and x (where the sweeps make them the
+  /// eliminated entries) and, for Staging::all, a and b of the real rows (i < n: pad rows have
+  /// none the sweeps read). One pass that issues a row's loads together, so a thread waits on
+  /// global memory once per row rather than once per array. (Two rows per pass would wait half as
+  /// often, but took 72 registers instead of 60 in double, which caps the teams per GPU
+  /// multiprocessor for small cells; not done.)
   template <class Operands>
-  struct CopyCoefficients {  ///< a and b of neuron s into scratch
+  struct CopyIn {
     const Operands& op;
-    index_type s;
-    Matrix *a, *b;
-    KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-      a[i] = op.a(s, i);
-      b[i] = op.b(s, i);
-    }
-  };
-  template <class Operands>
-  struct CopyInputs {  ///< d and rhs of neuron s into scratch, where the sweeps make them w and x
-    const Operands& op;
-    index_type s;
-    Matrix* w;
+    index_type s, n;
+    Matrix *w, *a, *b;
     Value* x;
     KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-      w[i] = op.d(s, i);
-      x[i] = op.rhs(s, i);
+      const Matrix di = op.d(s, i);
+      const Value ri = op.rhs(s, i);
+      if (Where == Staging::all && i < n) {
+        const Matrix ai = op.a(s, i), bi = op.b(s, i);
+        a[i] = ai;
+        b[i] = bi;
+      }
+      w[i] = di;
+      x[i] = ri;
     }
   };
   template <class Operands, class Rows>
@@ -149,10 +152,8 @@ struct NeuronStaging {
       if constexpr (Where == Staging::all) {
         a = reinterpret_cast<Matrix*>(scratch + array_bytes<Matrix>(rows) + array_bytes<Value>(rows));
         b = reinterpret_cast<Matrix*>(scratch + 2 * array_bytes<Matrix>(rows) + array_bytes<Value>(rows));
-        // Pad rows (n <= i) have no a or b the sweeps read.
-        crew.for_each(index_type(0), n, CopyCoefficients<Operands>{op, s, a, b});
       }
-      crew.for_each(index_type(0), rows, CopyInputs<Operands>{op, s, w, x});
+      crew.for_each(index_type(0), rows, CopyIn<Operands>{op, s, n, w, a, b, x});
       return StagedNeuronRows<Where, Matrix, Value, Operands>{op, s, w, a, b, x};
     }
   }
