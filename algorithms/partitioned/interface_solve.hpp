@@ -25,6 +25,33 @@ struct ChunkEnds {
   InterfaceRow<Matrix, Value> first, last;
 };
 
+/// One reduction step on a row with unit diagonal: its neighbours `lower` (the row whose unknown
+/// is coupled through r.a) and `upper` (through r.c) substituted, the result normalised again.
+/// Sets failed when the pivot is unusable.
+template <class Matrix, class Value>
+KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> reduce_row(const InterfaceRow<Matrix, Value>& r,
+                                                                   const InterfaceRow<Matrix, Value>& lower,
+                                                                   const InterfaceRow<Matrix, Value>& upper,
+                                                                   bool& failed) {
+  const Matrix w = Matrix(1) - r.a * lower.c - r.c * upper.a;
+  if (!tridiag::impl::usable_pivot(w)) failed = true;
+  const Matrix inv = Matrix(1) / w;
+  return {-r.a * lower.a * inv, -r.c * upper.c * inv, (r.d - r.a * lower.d - r.c * upper.d) * inv};
+}
+
+/// The cyclic-reduction step of a chunk: its last row with x(first_t) (from its first row f) and
+/// x(first_{t+1}) (from the next chunk's first row `next`) substituted: a row in the last unknowns.
+template <class Matrix, class Value>
+KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> last_unknowns_row(const InterfaceRow<Matrix, Value>& f,
+                                                                          const InterfaceRow<Matrix, Value>& l,
+                                                                          const InterfaceRow<Matrix, Value>& next,
+                                                                          bool& failed) {
+  const Matrix w = Matrix(1) - l.a * f.c - l.c * next.a;
+  if (!tridiag::impl::usable_pivot(w)) failed = true;
+  const Matrix inv = Matrix(1) / w;
+  return {-l.a * f.a * inv, -l.c * next.c * inv, (l.d - l.a * f.d - l.c * next.d) * inv};
+}
+
 /// Solves the interface system; every thread of the team calls it (inactive threads with
 /// identity rows: all coefficients zero). Returns true when a pivot of this thread's reduced row
 /// was unusable (zero, tiny or non-finite); x_first and x_last are then meaningless.
@@ -40,26 +67,14 @@ KOKKOS_INLINE_FUNCTION bool solve_interface(const Exchange& ex, int t, int P, co
   // x(first_{t+1}) out of this chunk's last row.
   Row next = ex.next_row(f);
   if (t == P - 1) next = zero;
-  Row r;
-  {
-    const Matrix w = Matrix(1) - l.a * f.c - l.c * next.a;
-    failed = !tridiag::impl::usable_pivot(w);
-    const Matrix inv = Matrix(1) / w;
-    r.a = -l.a * f.a * inv;
-    r.c = -l.c * next.c * inv;
-    r.d = (l.d - l.a * f.d - l.c * next.d) * inv;
-  }
+  Row r = last_unknowns_row(f, l, next, failed);
   // Parallel cyclic reduction on the last unknowns.
   for (int s = 1; s < P; s *= 2) {
     Row lower, upper;
     ex.neighbours(r, s, lower, upper);
     if (t - s < 0) lower = zero;
     if (t + s >= P) upper = zero;
-    const Matrix w = Matrix(1) - r.a * lower.c - r.c * upper.a;
-    if (!tridiag::impl::usable_pivot(w)) failed = true;
-    const Matrix inv = Matrix(1) / w;
-    const Row reduced{-r.a * lower.a * inv, -r.c * upper.c * inv, (r.d - r.a * lower.d - r.c * upper.d) * inv};
-    r = reduced;
+    r = reduce_row(r, lower, upper, failed);
   }
   x_last = r.d;
   Value x_before = ex.previous(x_last);

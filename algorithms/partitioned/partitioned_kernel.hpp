@@ -14,6 +14,7 @@
 #include <tridiag/algorithms/partitioned/group_staging.hpp>
 #include <tridiag/algorithms/partitioned/interface_solve.hpp>
 #include <tridiag/algorithms/partitioned/lane_exchange.hpp>
+#include <tridiag/algorithms/partitioned/paired_warps_interface.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/status.hpp>
@@ -39,8 +40,9 @@ struct WorkspaceChunkMaker {
   }
 };
 
-/// How threads exchange interface rows (lane_exchange.hpp).
-enum class Exchange { shuffles, scratch };
+/// How threads exchange interface rows: lane_exchange.hpp (shuffles within a warp, team scratch
+/// for any P), or paired_warps_interface.hpp (P = 64 on a GPU: the lower warp solves).
+enum class Exchange { shuffles, scratch, paired_warps };
 
 /// Team scratch bytes of one team of PartitionedKernel: the staging slabs and the exchange
 /// buffers share the same scratch (the exchange starts after the chunk elimination has read the
@@ -52,9 +54,12 @@ inline std::size_t partitioned_scratch_bytes_for(int team_size, int group_size, 
                                                  std::size_t value_bytes) {
   const std::size_t larger = matrix_bytes > value_bytes ? matrix_bytes : value_bytes;
   const std::size_t staging = staged_rows > 0 ? group_staging_bytes(team_size, group_size, staged_rows, larger) : 0;
-  const std::size_t lanes = exchange == Exchange::scratch
-                                ? scratch_exchange_bytes(team_size, (team_size + P - 1) / P, matrix_bytes, value_bytes)
-                                : 0;
+  const int systems_per_team = (team_size + P - 1) / P;
+  const std::size_t lanes =
+      exchange == Exchange::scratch ? scratch_exchange_bytes(team_size, systems_per_team, matrix_bytes, value_bytes)
+      : exchange == Exchange::paired_warps
+          ? systems_per_team * paired_warps_area_bytes(matrix_bytes, value_bytes)
+          : 0;
   return staging > lanes ? staging : lanes;
 }
 template <class ExecSpace, class Matrix, class Value>
@@ -145,6 +150,12 @@ struct PartitionedKernel {
     Outcome outcome;
     if constexpr (Lanes == Exchange::shuffles) {
       outcome = solve_interface_with(ShuffleExchange{P}, t, k0, m, owns, failed, nonfinite, ends);
+    } else if constexpr (Lanes == Exchange::paired_warps) {
+      using Area = PairedWarpsArea<Matrix, Value>;
+      const Area area(scratch + (rank / P) * Area::bytes());
+      const auto r = solve_interface_on_paired_warps(member, area, rank < P * S, t, owns, static_cast<int>(k0 + m),
+                                                     failed, nonfinite, ends, overflow_mark);
+      outcome = {r.x_first, r.x_last, r.pivot_row, r.nonfinite_row == overflow_mark ? 1 : r.nonfinite_row};
     } else {
       outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), t, k0, m, owns,
                                      failed, nonfinite, ends);
@@ -173,6 +184,11 @@ struct PartitionedKernel {
                                                      : 0;
   }
 
+  /// A non-finite interface solution with finite inputs anywhere in the system is an overflow,
+  /// reported as row 1 (as split_solve does): it ranks after every input row, and a non-finite
+  /// input elsewhere spreads to every thread's solution, so it must not count then.
+  static constexpr int overflow_mark = INT_MAX - 1;
+
   /// The interface solution of this thread's chunk, and the first failing row of its system.
   struct Outcome {
     Value x_first = Value(0), x_last = Value(0);
@@ -187,11 +203,7 @@ struct PartitionedKernel {
     lanes.fence_scratch_reuse();
     const bool interface_failed = solve_interface(lanes, t, P, ends, o.x_first, o.x_last);
     // This thread's candidates (1-based rows): its chunk's pivot, its interface row (the chunk's
-    // last row), a non-finite input. A non-finite interface solution with finite inputs anywhere
-    // in the system is an overflow, reported as row 1 (as split_solve does): it ranks after every
-    // input row (overflow_mark), and a non-finite input elsewhere spreads to every thread's
-    // solution, so it must not count then.
-    constexpr int overflow_mark = INT_MAX - 1;
+    // last row), a non-finite input, an overflow (overflow_mark).
     int pivot = failed ? failed : INT_MAX;
     if (interface_failed && static_cast<int>(k0 + m) < pivot) pivot = static_cast<int>(k0 + m);
     int bad_value = nonfinite ? nonfinite : INT_MAX;

@@ -8,7 +8,8 @@
 //  * medium systems on a GPU (n up to 4,096): P = n / 8 (double) or n / 4 (float) threads per
 //    system (a power of two, at most 256), chunks of at most 4, 8 or 16 rows in registers, loaded and stored coalesced
 //    through per-warp scratch (group_staging.hpp), the interface system solved with warp
-//    shuffles (P <= 32) or team scratch: each value of a, b, c, d is read once and x written
+//    shuffles (P <= 32), by one of two warps (P = 64: paired_warps_interface.hpp) or through team
+//    scratch: each value of a, b, c, d is read once and x written
 //    once (5 values of traffic per unknown against 9 for one thread per system). The Flat
 //    layout gives the group's rows one contiguous range of memory (coalesced); other layouts are
 //    correct but slower here.
@@ -53,6 +54,11 @@ struct Options {
   /// in registers (n above 16 x 256 rows).
   enum class Split { automatic, always, never } split = Split::automatic;
   int split_chunk_rows = 8;
+  /// P = 64 on a GPU (two warps per system): the lower warp solves the interface system with
+  /// shuffles after one exchange through team scratch (paired_warps_interface.hpp: 4 team
+  /// barriers); false: every PCR step through team scratch (lane_exchange.hpp: 15 barriers), for
+  /// comparison.
+  bool paired_warps = true;
 };
 
 /// What a solve will do, for benchmarks and logs.
@@ -62,13 +68,15 @@ struct Plan {
   int register_rows = 0;  ///< 4, 8 or 16: chunk coefficients in registers; 0: in global workspace
   bool staged = false;    ///< register chunks loaded and stored through team scratch by groups
   bool shuffles = false;  ///< interface rows exchanged by warp shuffles (else team scratch)
+  bool paired_warps = false;  ///< P = 64 on a GPU: the interface solved by the lower of the system's two warps
   bool split = false;     ///< chunks spread over the device by split_solve (the fields above: unused)
   std::string describe() const {
     if (split) return "split across the device";
     return std::to_string(threads_per_system) + " threads/system, " + std::to_string(systems_per_team) +
            " systems/team, chunks in " +
            (register_rows ? "registers (" + std::to_string(register_rows) + ")" : "workspace") +
-           (staged ? ", staged" : "") + (shuffles ? ", shuffles" : ", scratch exchange");
+           (staged ? ", staged" : "") +
+           (shuffles ? ", shuffles" : paired_warps ? ", interface on one of two warps" : ", scratch exchange");
   }
 };
 
@@ -167,8 +175,11 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   }
   // Warp shuffles: a system's threads must be aligned lanes of one warp.
   p.shuffles = warps && P <= 32 && (32 % P) == 0;
+  p.paired_warps = warps && opts.paired_warps && P == impl::paired_warps_threads;
   const std::size_t limit = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
-  const auto exchange = p.shuffles ? impl::Exchange::shuffles : impl::Exchange::scratch;
+  const auto exchange = p.shuffles       ? impl::Exchange::shuffles
+                        : p.paired_warps ? impl::Exchange::paired_warps
+                                         : impl::Exchange::scratch;
   const std::size_t larger = matrix_bytes > value_bytes ? matrix_bytes : value_bytes;
   const std::size_t exchange_bytes =
       impl::partitioned_scratch_bytes_for(p.team_size, warps ? 32 : p.team_size, p.threads_per_system, 0, exchange,
@@ -248,6 +259,11 @@ void launch(const ExecSpace& exec, index_type nsys, const Systems& systems, cons
       if (p.shuffles) {
         launch_kernel<ExecSpace, Matrix, Value, Staged, Exchange::shuffles>(exec, nsys, systems, lower, diag, upper,
                                                                             rhs, x, status, p, make_chunk);
+        return;
+      }
+      if (p.paired_warps) {
+        launch_kernel<ExecSpace, Matrix, Value, Staged, Exchange::paired_warps>(exec, nsys, systems, lower, diag,
+                                                                                upper, rhs, x, status, p, make_chunk);
         return;
       }
     }

@@ -108,6 +108,46 @@ TYPED_TEST(PartitionedSolve, FailedSystemsAreReportedAndNeighboursUntouched) {
   }
 }
 
+// Systems of two warps on a GPU (P = 64): the interface solved by the lower warp
+// (paired_warps_interface.hpp) and, for comparison, through team scratch; on host spaces both
+// options run the scratch exchange. Oracle, failure codes, untouched neighbours.
+TYPED_TEST(PartitionedSolve, TwoWarpSystemsBothInterfaceExchanges) {
+  using S = typename TypeParam::scalar;
+  if (max_team_size<typename TypeParam::exec>() < 64) GTEST_SKIP() << "teams of 64 threads are not available";
+  for (bool paired : {true, false}) {
+    for (index_type n : {128, 300, 512, 1000}) {
+      for (auto staging : {Staging::automatic, Staging::global}) {
+        partitioned::Options opts;
+        opts.threads_per_system = 64;
+        opts.paired_warps = paired;
+        opts.staging = staging;
+        if (n <= 64 * 16) opts.chunk_storage = Storage::registers;
+        const std::string what = "n = " + std::to_string(n) + (paired ? ", paired warps" : ", scratch exchange") +
+                                 ", staging " + std::to_string(static_cast<int>(staging));
+        auto h = make_host_batch<S>(37, n, MatrixKind::diagonally_dominant, test_seed() + n);
+        const auto clean = solve_batch<TypeParam>(h, opts);
+        for (int code : clean.status) ASSERT_EQ(code, 0) << what;
+        expect_matches_oracle(h, clean.x, what);
+        h.at(h.a, 5, n / 2) = 0;  // a zero row in system 5
+        h.at(h.b, 5, n / 2) = 0;
+        h.at(h.c, 5, n / 2) = 0;
+        h.at(h.d, 9, n - 1) = std::numeric_limits<S>::quiet_NaN();  // in the last chunk of system 9
+        const auto r = solve_batch<TypeParam>(h, opts);
+        EXPECT_GT(r.status[5], 0) << what;
+        EXPECT_EQ(r.status[9], -static_cast<int>(n)) << what;
+        for (index_type s = 0; s < 37; ++s) {
+          if (s == 5 || s == 9) {
+            for (index_type i = 0; i < n; ++i) ASSERT_TRUE(std::isnan(r.x[s * n + i])) << what << ", system " << s;
+          } else {
+            ASSERT_EQ(r.status[s], 0) << what;
+            for (index_type i = 0; i < n; ++i) ASSERT_EQ(r.x[s * n + i], clean.x[s * n + i]) << what;
+          }
+        }
+      }
+    }
+  }
+}
+
 template <class C>
 class PartitionedLong : public KokkosTest {};
 using LongConfigs = to_gtest<product<list<double>, list<layouts::Flat>, ExecSpaces>::type>::type;
@@ -234,9 +274,10 @@ TYPED_TEST(PartitionedComplexRhs, ComplexRightHandSideWithRealMatrix) {
   using M = typename TypeParam::memory;
   const index_type systems = 37;
   // Automatic (registers, staged, on a GPU) and chunks in workspace; n = 64 gives P = 16
-  // (shuffles on a GPU), n = 1000 P = 256 (team scratch exchange, 4-row chunks).
+  // (shuffles on a GPU), n = 512 P = 64 (the lower of two warps solves the interface), n = 1000
+  // P = 256 (team scratch exchange, 4-row chunks).
   for (auto storage : {Storage::automatic, Storage::workspace}) {
-    for (index_type n : {7, 64, 1000}) {
+    for (index_type n : {7, 64, 512, 1000}) {
       const auto h = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n);
       const auto h_im = make_host_batch<R>(systems, n, MatrixKind::diagonally_dominant, test_seed() + n + 1);
       partitioned::Options opts;
