@@ -7,7 +7,8 @@
 //  * thomas-size-aware  thomas::solve_size_aware on size-grouped storage (SizeGroupedPlan, groups
 //                       of 32), the plan built once on the host outside the timed region;
 //  * partitioned-ncp    partitioned::solve_ragged on the ragged storage (GPU builds): several
-//                       threads per system, each system cut by its own size.
+//                       threads per system, each system cut by its own size; with
+//                       --partitioned-rows also "partitioned-ncp(rows=R)" (rows_per_thread = R).
 // The systems are the same in every storage: element (s, i) comes from the counter-based generator
 // of bench_problem.hpp with counter (s * hi + i), strictly diagonally dominant. Useful bytes are 5
 // values per real unknown (the sum of the sizes) for every variant, so GB/s compare directly; the
@@ -254,15 +255,29 @@ void measure_ragged(BenchContext& ctx, VPoint& pt, const Exec& exec) {
   }
   // The partitioned solver on the same storage: on host spaces it allocates its chunk workspace
   // inside the call (timed), so it runs on GPUs only, as in the tridiag sweep.
+  // Also with the target rows per thread of --partitioned-rows, as "partitioned-ncp(rows=R)".
   if (is_device_space<Exec>()) {
-    Row row = new_row(exec, "partitioned-ncp", "ragged", pt, sizeof(Scalar));
-    row.memory_bytes = 5 * bytes_of(a.storage()) + bytes_of(status) + bytes_of(offsets);
-    Kokkos::deep_copy(x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
-    Kokkos::deep_copy(status, -1);
-    row.timing =
-        time_on(exec, ctx.options.repetitions(), [&] { partitioned::solve_ragged(exec, ca, cb, cc, cd, x, status); });
-    check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
-    pt.rows.push_back(std::move(row));
+    std::vector<index_type> rows_per_thread{0};
+    rows_per_thread.insert(rows_per_thread.end(), ctx.options.partitioned_rows.begin(),
+                           ctx.options.partitioned_rows.end());
+    for (const index_type rows : rows_per_thread) {
+      const std::string name = rows == 0 ? "partitioned-ncp" : "partitioned-ncp(rows=" + std::to_string(rows) + ")";
+      partitioned::Options opts;
+      opts.rows_per_thread = static_cast<int>(rows);
+      Row row = new_row(exec, name, "ragged", pt, sizeof(Scalar));
+      row.memory_bytes = 5 * bytes_of(a.storage()) + bytes_of(status) + bytes_of(offsets);
+      Kokkos::deep_copy(x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
+      Kokkos::deep_copy(status, -1);
+      try {
+        row.timing = time_on(exec, ctx.options.repetitions(),
+                             [&] { partitioned::solve_ragged(exec, ca, cb, cc, cd, x, status, opts); });
+      } catch (const tridiag::invalid_argument& e) {  // e.g. chunks that do not fit in registers
+        ctx.message("tridiag-bench: " + name + " " + pt.label() + ": skipped, " + e.what());
+        continue;
+      }
+      check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
+      pt.rows.push_back(std::move(row));
+    }
   }
 }
 
