@@ -11,7 +11,8 @@
 //  * the partitioned solver, the cyclic family and the automatic choice (flat, and the first and
 //    automatic on the interleaved layouts); where the partitioned plan pairs two warps per system
 //    (P = 64 on a GPU) also "partitioned(scratch-exchange)", the same solve with its interface
-//    system through team scratch (partitioned::Options::paired_warps = false).
+//    system through team scratch (partitioned::Options::paired_warps = false), and
+//    "partitioned(1 system/team)" (systems_per_team = 1).
 // Data are generated where they are solved; the solver's inputs are const (thomas::solve writes x,
 // its workspace and the status only), the workspace is preallocated on GPUs (host solves keep c' in
 // per-thread scratch), so a timed region is the solve and nothing else. Every result is checked
@@ -168,7 +169,7 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
 /// workspace inside the call, which would be timed).
 template <class Exec, class Scalar, class Layout, class Memory>
 void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Problem<Scalar, Layout, Memory>& p,
-                    Algorithm algorithm, int partitioned_rows = 0, bool paired_warps = true) {
+                    Algorithm algorithm, const std::string& variant = "", const partitioned::Options& partitioned_options = {}) {
   const bool host = !is_device_space<Exec>();
   const bool cyclic = algorithm == Algorithm::cr || algorithm == Algorithm::pcr || algorithm == Algorithm::cr_pcr;
   if (cyclic) {
@@ -193,15 +194,13 @@ void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   Kokkos::deep_copy(p.status, -1);
   Measurement m;
   m.algorithm = algorithm == Algorithm::automatic ? std::string("auto(") + name(resolved) + ")" : name(algorithm);
-  if (partitioned_rows > 0) m.algorithm += "(rows=" + std::to_string(partitioned_rows) + ")";
-  if (!paired_warps) m.algorithm += "(scratch-exchange)";
+  m.algorithm += variant;
   m.layout = layout_label<Layout>();
   m.device = device_of(exec);
   m.on_device = is_device_space<Exec>();
   SolveOptions options;
   options.algorithm = resolved;
-  options.partitioned.rows_per_thread = partitioned_rows;
-  options.partitioned.paired_warps = paired_warps;
+  options.partitioned = partitioned_options;
   if (resolved == Algorithm::thomas) {
     m.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
@@ -303,14 +302,26 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
       guarded(ctx, std::string(name(algorithm)) + "/" + layout_label<Layout>() + " " + pt.label(),
               [&] { measure_solver(ctx, pt, exec, p, algorithm); });
     if constexpr (flat) {
-      for (const index_type rows : ctx.options.partitioned_rows)
-        guarded(ctx, "partitioned(rows=" + std::to_string(rows) + ")/" + layout_label<Layout>() + " " + pt.label(),
-                [&] { measure_solver(ctx, pt, exec, p, Algorithm::partitioned, static_cast<int>(rows)); });
+      auto variant = [&](const std::string& label, const partitioned::Options& opts) {
+        guarded(ctx, "partitioned" + label + "/" + layout_label<Layout>() + " " + pt.label(),
+                [&] { measure_solver(ctx, pt, exec, p, Algorithm::partitioned, label, opts); });
+      };
+      for (const index_type rows : ctx.options.partitioned_rows) {
+        partitioned::Options opts;
+        opts.rows_per_thread = static_cast<int>(rows);
+        variant("(rows=" + std::to_string(rows) + ")", opts);
+      }
       // Where the plan pairs two warps per system, the same solve with every PCR step through
-      // team scratch, for comparison (partitioned::Options::paired_warps).
-      if (!pt.long_systems && partitioned::plan(exec, pt.systems, pt.n, {}, sizeof(Scalar), sizeof(Scalar)).paired_warps)
-        guarded(ctx, "partitioned(scratch-exchange)/" + layout_label<Layout>() + " " + pt.label(),
-                [&] { measure_solver(ctx, pt, exec, p, Algorithm::partitioned, 0, false); });
+      // team scratch (partitioned::Options::paired_warps), and with one system per team (team
+      // barriers then hold two warps back, not four).
+      if (!pt.long_systems && partitioned::plan(exec, pt.systems, pt.n, {}, sizeof(Scalar), sizeof(Scalar)).paired_warps) {
+        partitioned::Options opts;
+        opts.paired_warps = false;
+        variant("(scratch-exchange)", opts);
+        opts = {};
+        opts.systems_per_team = 1;
+        variant("(1 system/team)", opts);
+      }
     }
   }
 

@@ -135,7 +135,7 @@ struct PartitionedKernel {
     LastRow<Matrix, Value> last;
     char* scratch = scratch_base(member);
     if constexpr (Staged) {
-      const auto group = staging_group(member, scratch);
+      const auto group = staging_group(member, scratch, s, n, Ps, k0);
       group.load(a, b, c, rhs);
       if (owns)
         failed = eliminate_chunk_rows(chunk, n, k0, m, group.template rows<Matrix>(0), group.template rows<Matrix>(1),
@@ -169,7 +169,7 @@ struct PartitionedKernel {
                 : j == 0     ? outcome.x_first
                 : j == m - 1 ? outcome.x_last
                              : Value(chunk.delta(j) - chunk.alpha(j) * outcome.x_first - chunk.gamma(j) * outcome.x_last);
-      staging_group(member, scratch).store(x, rx, m, owns);
+      staging_group(member, scratch, s, n, Ps, k0).store(x, rx, m, owns);
     } else if (owns) {
       const auto xs = rows_of(x, s);
       if (ok) {
@@ -266,20 +266,47 @@ struct PartitionedKernel {
     return chunk_begin(member, r, true);
   }
 
-  /// This thread's staging group: its range of positions and its part of the scratch.
-  KOKKOS_INLINE_FUNCTION GroupStaging<(M > 0 ? M : 1), Member> staging_group(const Member& member,
-                                                                              char* scratch) const {
+  /// This thread's staging group: its range of positions and its part of the scratch. s, n, Ps,
+  /// k0: this thread's system, its rows, its chunks and this thread's first row (as operator()
+  /// computed them).
+  KOKKOS_INLINE_FUNCTION GroupStaging<(M > 0 ? M : 1), Member> staging_group(const Member& member, char* scratch,
+                                                                              index_type s, index_type n, int Ps,
+                                                                              index_type k0) const {
     const int G = staging_group_size(member);
     const int rank = member.team_rank(), lane = rank % G, first = rank - lane;
     const int used = P * S;  // ranks that own a chunk
     const int last = (first + G < used ? first + G : used) - 1;
-    const index_type total = systems.first(nsys);
-    const index_type q_begin = chunk_begin(member, first);
-    const index_type end = chunk_end(member, last);
+    index_type q_begin, q_end, mine;
+    if constexpr (Systems::ragged) {
+      // The group's range from as few offsets as possible: every offset read here is a global
+      // load the group's data loads wait for, and the values it keeps cost registers.
+      const index_type league_first = static_cast<index_type>(member.league_rank()) * S;
+      if (P % G == 0) {  // the group lies in this thread's system
+        const index_type base = s < nsys ? systems.first(s) : 0;
+        q_begin = base + (s < nsys ? chunk_row(first % P, n, Ps) : 0);
+        q_end = base + (s < nsys ? chunk_row(last % P + 1, n, Ps) : 0);
+        mine = base + k0;
+      } else if (G % P == 0) {  // the group holds whole systems
+        const index_type s0 = league_first + first / P, s1 = league_first + last / P + 1;
+        q_begin = systems.first(s0 < nsys ? s0 : nsys);
+        q_end = systems.first(s1 < nsys ? s1 : nsys);
+        mine = s < nsys ? systems.first(s) + k0 : q_end;
+      } else {
+        q_begin = chunk_begin(member, first);
+        q_end = chunk_end(member, last);
+        mine = chunk_begin(member, rank);
+      }
+    } else {
+      const index_type total = nsys * systems.n;
+      q_begin = chunk_begin(member, first);
+      const index_type end = chunk_end(member, last);
+      q_end = end < total ? end : total;
+      mine = chunk_begin(member, rank);
+    }
     const std::size_t larger = sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value);
     const int slab = static_cast<int>(staging_slab_bytes(G, M > 0 ? M : 1, larger));
-    return {member, systems.rows(0), q_begin, end < total ? end : total, static_cast<int>(chunk_begin(member, rank) - q_begin),
-            lane, G, scratch + (first / G) * staged_arrays * slab, slab};
+    return {member, n, q_begin, q_end, static_cast<int>(mine - q_begin), lane, G,
+            scratch + (first / G) * staged_arrays * slab, slab};
   }
 
   KOKKOS_INLINE_FUNCTION void solve_single_row(index_type s) const {
