@@ -12,7 +12,7 @@
 //    automatic on the interleaved layouts); where the partitioned plan pairs two warps per system
 //    (P = 64 on a GPU) also "partitioned(scratch-exchange)", the same solve with its interface
 //    system through team scratch (partitioned::Options::paired_warps = false), and
-//    "partitioned(1 system/team)" (systems_per_team = 1).
+//    "partitioned(2 systems/team)" (systems_per_team = 2; the plan's is 1).
 // Data are generated where they are solved; the solver's inputs are const (thomas::solve writes x,
 // its workspace and the status only), the workspace is preallocated on GPUs (host solves keep c' in
 // per-thread scratch), so a timed region is the solve and nothing else. Every result is checked
@@ -312,15 +312,15 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
         variant("(rows=" + std::to_string(rows) + ")", opts);
       }
       // Where the plan pairs two warps per system, the same solve with every PCR step through
-      // team scratch (partitioned::Options::paired_warps), and with one system per team (team
-      // barriers then hold two warps back, not four).
+      // team scratch (partitioned::Options::paired_warps), and with two systems per team (the
+      // plan's one: team barriers then hold back two warps, not four).
       if (!pt.long_systems && partitioned::plan(exec, pt.systems, pt.n, {}, sizeof(Scalar), sizeof(Scalar)).paired_warps) {
         partitioned::Options opts;
         opts.paired_warps = false;
         variant("(scratch-exchange)", opts);
         opts = {};
-        opts.systems_per_team = 1;
-        variant("(1 system/team)", opts);
+        opts.systems_per_team = 2;
+        variant("(2 systems/team)", opts);
       }
     }
   }

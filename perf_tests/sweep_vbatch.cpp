@@ -8,7 +8,9 @@
 //                       of 32), the plan built once on the host outside the timed region;
 //  * partitioned-ncp    partitioned::solve_ragged on the ragged storage (GPU builds): several
 //                       threads per system, each system cut by its own size; with
-//                       --partitioned-rows also "partitioned-ncp(rows=R)" (rows_per_thread = R).
+//                       --partitioned-rows also "partitioned-ncp(rows=R)" (rows_per_thread = R),
+//                       and "partitioned-ncp(4 systems/team)" for comparison with the plan's 1
+//                       (systems of a warp or more).
 // The systems are the same in every storage: element (s, i) comes from the counter-based generator
 // of bench_problem.hpp with counter (s * hi + i), strictly diagonally dominant. Useful bytes are 5
 // values per real unknown (the sum of the sizes) for every variant, so GB/s compare directly; the
@@ -257,13 +259,16 @@ void measure_ragged(BenchContext& ctx, VPoint& pt, const Exec& exec) {
   // inside the call (timed), so it runs on GPUs only, as in the tridiag sweep.
   // Also with the target rows per thread of --partitioned-rows, as "partitioned-ncp(rows=R)".
   if (is_device_space<Exec>()) {
-    std::vector<index_type> rows_per_thread{0};
-    rows_per_thread.insert(rows_per_thread.end(), ctx.options.partitioned_rows.begin(),
-                           ctx.options.partitioned_rows.end());
-    for (const index_type rows : rows_per_thread) {
-      const std::string name = rows == 0 ? "partitioned-ncp" : "partitioned-ncp(rows=" + std::to_string(rows) + ")";
+    // rows per thread (0: the plan's), systems per team (0: the plan's)
+    std::vector<std::pair<index_type, int>> variants{{0, 0}, {0, 4}};
+    for (const index_type rows : ctx.options.partitioned_rows) variants.emplace_back(rows, 0);
+    for (const auto& [rows, per_team] : variants) {
+      const std::string name = rows > 0       ? "partitioned-ncp(rows=" + std::to_string(rows) + ")"
+                               : per_team > 0 ? "partitioned-ncp(" + std::to_string(per_team) + " systems/team)"
+                                              : "partitioned-ncp";
       partitioned::Options opts;
       opts.rows_per_thread = static_cast<int>(rows);
+      opts.systems_per_team = per_team;
       Row row = new_row(exec, name, "ragged", pt, sizeof(Scalar));
       row.memory_bytes = 5 * bytes_of(a.storage()) + bytes_of(status) + bytes_of(offsets);
       Kokkos::deep_copy(x.storage(), std::numeric_limits<Scalar>::quiet_NaN());

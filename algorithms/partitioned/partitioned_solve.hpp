@@ -144,7 +144,11 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   } else {
     // Teams of 256 threads, smaller while that leaves fewer than about two teams per
     // multiprocessor (concurrency = 2,048 threads per multiprocessor on NVIDIA GPUs).
-    S = P >= 256 ? 1 : 256 / P;
+    // Systems of several warps synchronise them with team barriers, which would also hold back
+    // the other systems of a team: one system per team there (H100, commit 510eb1b, 256,000 x 512
+    // double, P = 64: 2.178 ms against 2.234 with two systems per team,
+    // docs/results/h100_tridiag_510eb1b.csv).
+    S = P > 32 ? 1 : 256 / P;
     const index_type multiprocessors = threads / 2048 > 0 ? threads / 2048 : 1;
     while (S > 1 && P * S > 32 && (systems + S - 1) / S < 2 * multiprocessors) S /= 2;
   }
@@ -393,8 +397,14 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   }
   Options no_split = opts;
   no_split.split = Options::Split::never;
-  const Plan p = plan(exec, nsys, longest, no_split, sizeof(MatrixScalar), sizeof(RhsScalar));
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  Plan p = plan(exec, nsys, longest, no_split, sizeof(MatrixScalar), sizeof(RhsScalar));
+  // Systems of a warp or more: one per team, so that a team, and the registers and scratch it
+  // holds, ends with its own system rather than with the longest of several (sizes differ here).
+  if (!host && opts.systems_per_team == 0 && p.threads_per_system >= 32) {
+    p.systems_per_team = 1;
+    p.team_size = (p.threads_per_system + 31) / 32 * 32;
+  }
   require(host || p.register_rows != 0, where, "the longest system has ", longest,
           " rows; on this device a variable batch is solved by teams with chunks in registers (at most 16 x 256 rows)");
   using Matrix = std::remove_const_t<MatrixScalar>;
