@@ -9,8 +9,8 @@
 //  * partitioned-ncp    partitioned::solve_ragged on the ragged storage (GPU builds): several
 //                       threads per system, each system cut by its own size; with
 //                       --partitioned-rows also "partitioned-ncp(rows=R)" (rows_per_thread = R),
-//                       and "partitioned-ncp(4 systems/team)" for comparison with the plan's 1
-//                       (systems of a warp or more).
+//                       and "partitioned-ncp(1 system/team)" (the plan puts several systems of
+//                       at most a warp in one team).
 // The systems are the same in every storage: element (s, i) comes from the counter-based generator
 // of bench_problem.hpp with counter (s * hi + i), strictly diagonally dominant. Useful bytes are 5
 // values per real unknown (the sum of the sizes) for every variant, so GB/s compare directly; the
@@ -260,11 +260,11 @@ void measure_ragged(BenchContext& ctx, VPoint& pt, const Exec& exec) {
   // Also with the target rows per thread of --partitioned-rows, as "partitioned-ncp(rows=R)".
   if (is_device_space<Exec>()) {
     // rows per thread (0: the plan's), systems per team (0: the plan's)
-    std::vector<std::pair<index_type, int>> variants{{0, 0}, {0, 4}};
+    std::vector<std::pair<index_type, int>> variants{{0, 0}, {0, 1}};
     for (const index_type rows : ctx.options.partitioned_rows) variants.emplace_back(rows, 0);
     for (const auto& [rows, per_team] : variants) {
       const std::string name = rows > 0       ? "partitioned-ncp(rows=" + std::to_string(rows) + ")"
-                               : per_team > 0 ? "partitioned-ncp(" + std::to_string(per_team) + " systems/team)"
+                               : per_team > 0 ? "partitioned-ncp(" + std::to_string(per_team) + " system/team)"
                                               : "partitioned-ncp";
       partitioned::Options opts;
       opts.rows_per_thread = static_cast<int>(rows);

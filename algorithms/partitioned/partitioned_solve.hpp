@@ -231,7 +231,11 @@ void launch_kernel(const ExecSpace& exec, index_type nsys, const Systems& system
   // registers on NVIDIA GPUs): left free, nvcc hoists the loads of all four arrays and gives the
   // 8-row double kernel 144 registers (ptxas), one team per multiprocessor; bounded it needs no
   // spills. Without staging the bound would spill (16-row chunks), so those kernels stay free.
-  using Policy = std::conditional_t<Staged, Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 2>>,
+  // Float chunks of at most 8 rows fit in 80 registers (ptxas, no spills): three teams per
+  // multiprocessor, 24 warps instead of 16 (16-row float chunks spill 300 bytes there).
+  constexpr unsigned staged_teams =
+      sizeof(Matrix) <= 4 && sizeof(Value) <= 4 && Maker::register_rows <= 8 ? 3 : 2;
+  using Policy = std::conditional_t<Staged, Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, staged_teams>>,
                                     Kokkos::TeamPolicy<ExecSpace>>;
   // The kernel's registers may allow fewer threads per team than the plan asked for: fewer
   // systems per team then (a team must still hold all P threads of one system).
@@ -398,13 +402,8 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   Options no_split = opts;
   no_split.split = Options::Split::never;
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-  Plan p = plan(exec, nsys, longest, no_split, sizeof(MatrixScalar), sizeof(RhsScalar));
-  // Systems of a warp or more: one per team, so that a team, and the registers and scratch it
-  // holds, ends with its own system rather than with the longest of several (sizes differ here).
-  if (!host && opts.systems_per_team == 0 && p.threads_per_system >= 32) {
-    p.systems_per_team = 1;
-    p.team_size = (p.threads_per_system + 31) / 32 * 32;
-  }
+  const Plan p = plan(exec, nsys, longest, no_split, sizeof(MatrixScalar), sizeof(RhsScalar));
+
   require(host || p.register_rows != 0, where, "the longest system has ", longest,
           " rows; on this device a variable batch is solved by teams with chunks in registers (at most 16 x 256 rows)");
   using Matrix = std::remove_const_t<MatrixScalar>;
