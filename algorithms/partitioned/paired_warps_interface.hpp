@@ -9,8 +9,8 @@
 // interface rows to team scratch (one barrier), lane j of the lower warp takes chunks 2j and 2j + 1,
 // does their cyclic-reduction steps and one more (the even last unknowns eliminated), solves the
 // remaining 32 rows by PCR with shuffles, and publishes the last unknowns and the system's failure
-// codes (one barrier): four team barriers in all, counting the one that lets the exchange reuse
-// the staging scratch and the one that frees it again.
+// codes (one barrier): two team barriers in all where the team scratch has room for the exchange
+// beside the staging slabs, four where it must reuse them (one before, one after).
 //
 // Notation as interface_solve.hpp: chunk t's rows f_t, l_t; R_t the row of the last unknowns
 // y_t = x(last_t) after the cyclic-reduction step. Lane j holds R_2j and R_2j+1; substituting
@@ -85,11 +85,13 @@ struct PairedWarpsOutcome {
 /// a non-finite interface solution from finite inputs.
 template <class Member, class Matrix, class Value>
 KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps(
-    const Member& member, const PairedWarpsArea<Matrix, Value>& area, bool in_system, int t, bool owns, int last_row,
-    int failed, int nonfinite, const ChunkEnds<Matrix, Value>& ends, int overflow) {
+    const Member& member, const PairedWarpsArea<Matrix, Value>& area, bool area_private, bool in_system, int t,
+    bool owns, int last_row, int failed, int nonfinite, const ChunkEnds<Matrix, Value>& ends, int overflow) {
   using Row = InterfaceRow<Matrix, Value>;
   const Row zero{Matrix(0), Matrix(0), Value(0)};
-  member.team_barrier();  // the area may alias scratch the team used just before (staging)
+  // An area that aliases scratch the team used just before (staging) waits for it; one of its own
+  // (area_private: the launch found room for it) needs neither this barrier nor the last.
+  if (!area_private) member.team_barrier();
   if (in_system) {
     area.fa[t] = ends.first.a;
     area.fc[t] = ends.first.c;
@@ -163,7 +165,7 @@ KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps
     out.pivot_row = area.system_codes[0];
     out.nonfinite_row = area.system_codes[1];
   }
-  member.team_barrier();  // every thread has read the area: the team may reuse the scratch
+  if (!area_private) member.team_barrier();  // every thread has read the area: the team may reuse the scratch
   return out;
 }
 

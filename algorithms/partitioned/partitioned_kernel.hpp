@@ -105,6 +105,10 @@ struct PartitionedKernel {
   X x;
   StatusView<typename ExecSpace::memory_space> status;
   Maker make_chunk;
+  /// Exchange::paired_warps: where the systems' exchange areas start in the team scratch, and
+  /// whether they have it to themselves (after the staging slabs) or reuse the slabs' bytes.
+  std::size_t exchange_offset = 0;
+  bool exchange_private = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
     // Ranks beyond P x S only round the team up to whole warps: they own no chunk.
@@ -152,9 +156,9 @@ struct PartitionedKernel {
       outcome = solve_interface_with(ShuffleExchange{P}, t, k0, m, owns, failed, nonfinite, ends);
     } else if constexpr (Lanes == Exchange::paired_warps) {
       using Area = PairedWarpsArea<Matrix, Value>;
-      const Area area(scratch + (rank / P) * Area::bytes());
-      const auto r = solve_interface_on_paired_warps(member, area, rank < P * S, t, owns, static_cast<int>(k0 + m),
-                                                     failed, nonfinite, ends, overflow_mark);
+      const Area area(scratch + exchange_offset + (rank / P) * Area::bytes());
+      const auto r = solve_interface_on_paired_warps(member, area, exchange_private, rank < P * S, t, owns,
+                                                     static_cast<int>(k0 + m), failed, nonfinite, ends, overflow_mark);
       outcome = {r.x_first, r.x_last, r.pivot_row, r.nonfinite_row == overflow_mark ? 1 : r.nonfinite_row};
     } else {
       outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), t, k0, m, owns,

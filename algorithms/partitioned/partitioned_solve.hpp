@@ -250,8 +250,19 @@ void launch_kernel(const ExecSpace& exec, index_type nsys, const Systems& system
           " threads per system are more than the ", max_team, " threads a team of this kernel can have here");
   const index_type S = kernel.S;
   Policy policy(exec, static_cast<int>((nsys + S - 1) / S), team_size);
-  const std::size_t bytes = partitioned_scratch_bytes<ExecSpace, Matrix, Value>(team_size, p.threads_per_system,
-                                                                     Staged ? Maker::register_rows : 0, Lanes);
+  std::size_t bytes = partitioned_scratch_bytes<ExecSpace, Matrix, Value>(team_size, p.threads_per_system,
+                                                               Staged ? Maker::register_rows : 0, Lanes);
+  if constexpr (Lanes == Exchange::paired_warps) {
+    // The exchange areas beside the staging slabs where they fit: two team barriers fewer.
+    constexpr std::size_t larger = sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value);
+    const std::size_t staging = Staged ? group_staging_bytes(team_size, 32, Maker::register_rows, larger) : 0;
+    const std::size_t areas = static_cast<std::size_t>(S) * PairedWarpsArea<Matrix, Value>::bytes();
+    if (staging + areas + 16 <= static_cast<std::size_t>(Policy::scratch_size_max(0))) {
+      kernel.exchange_offset = staging;
+      kernel.exchange_private = true;
+      bytes = staging + areas;
+    }
+  }
   if (bytes > 0) policy.set_scratch_size(0, Kokkos::PerTeam(bytes + 16));  // + 16: alignment of the base
   Kokkos::parallel_for("tridiag::partitioned::solve", policy, kernel);
 }
