@@ -5,7 +5,7 @@
 // (partitioned_kernel.hpp).
 //
 // Two uses:
-//  * medium systems on a GPU (n up to 4,096): P = n / 8 (double) or n / 4 (float) threads per
+//  * medium systems on a GPU (n up to 4,096): P = n / 8 (n / 4 for small float batches) threads per
 //    system (a power of two, at most 256), chunks of at most 4, 8 or 16 rows in registers, loaded and stored coalesced
 //    through per-warp scratch (group_staging.hpp), the interface system solved with warp
 //    shuffles (P <= 32), by one of two warps (P = 64: paired_warps_interface.hpp) or through team
@@ -118,18 +118,22 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   } else {
     // GPU: about rows_per_thread rows per thread, P a power of two (warp shuffles), at most 256.
     // Rows per thread set how many loads each thread has in flight when a group stages its
-    // chunks one array at a time, and the registers a thread needs. H100, commit 60cc414
-    // (`tridiag-bench tridiag --partitioned-rows 4,8,16`, docs/results/h100_partitioned_rows_60cc414.csv),
-    // % of copy at 2,560 / 25,600 / 256,000 systems: double 8 rows best everywhere (n = 512:
-    // 38 / 68 / 77 against 34 / 51 / 54 with 4 rows, 28 / 39 / 41 with 16); float 16 rows best
-    // from n = 256 (n = 512: 30 / 45 / 51 against 29 / 43 / 48 with 8, 28 / 38 / 41 with 4), 4
-    // rows below (n = 64: 7.8 / 36 / 49 against 6.0 / 33 / 48 with 16). Not with 256 systems
-    // (commit 770c66c, float 256 x 256: 19.2 us with 16 rows, 14.3 with 4 at b9c6562): there
-    // the solve is one short chain of latencies per thread, shorter with fewer rows.
-    const index_type rows = opts.rows_per_thread > 0         ? opts.rows_per_thread
-                            : value_bytes >= 8               ? 8
-                            : n >= 256 && systems >= 2560    ? 16
-                                                             : 4;
+    // chunks one array at a time, and the registers a thread needs. Measured on the H100:
+    //  * double, 8 rows everywhere (commit 60cc414, `tridiag-bench tridiag --partitioned-rows
+    //    4,8,16`, docs/results/h100_partitioned_rows_60cc414.csv; n = 512, % of copy at 2,560 /
+    //    25,600 / 256,000 systems: 38 / 68 / 77 against 34 / 51 / 54 with 4 rows, 28 / 39 / 41
+    //    with 16);
+    //  * float, 8 rows from 2,560 systems of 256 rows and from 25,600 systems of any size, since
+    //    8-row float chunks run three teams per multiprocessor (commit ba5a18a,
+    //    docs/results/h100_tridiag_rows_ba5a18a.csv: 256,000 x 512 in 1.31 ms = 67% of copy
+    //    against 1.66 ms with 16 rows; 256,000 x 64: 0.19 against 0.23 ms; variable batches of
+    //    256..512 rows, 256,000 systems: 1.55 against 1.74 ms); 4 rows below (2,560 x 64: 15.0
+    //    against 15.5 us), and with 256 systems (commit 770c66c, 256 x 256: 14.3 us with 4 rows,
+    //    19.2 with 16): there the solve is one short chain of latencies per thread.
+    const index_type rows = opts.rows_per_thread > 0                                 ? opts.rows_per_thread
+                            : value_bytes >= 8                                       ? 8
+                            : systems >= 25600 || (systems >= 2560 && n >= 256) ? 8
+                                                                                     : 4;
     P = impl::power_of_two_at_least((n + rows - 1) / rows);
     while (P > 1 && P > max_p) P /= 2;
     if (P > 256) P = 256;
