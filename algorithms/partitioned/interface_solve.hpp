@@ -27,7 +27,9 @@ struct ChunkEnds {
 
 /// One reduction step on a row with unit diagonal: its neighbours `lower` (the row whose unknown
 /// is coupled through r.a) and `upper` (through r.c) substituted, the result normalised again.
-/// Sets failed when the pivot is unusable.
+/// Sets failed when the pivot is unusable. Serves PCR steps and the cyclic-reduction step of a
+/// chunk: reduce_row(last row, own first row, next chunk's first row) is the chunk's row in the
+/// last unknowns.
 template <class Matrix, class Value>
 KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> reduce_row(const InterfaceRow<Matrix, Value>& r,
                                                                    const InterfaceRow<Matrix, Value>& lower,
@@ -37,19 +39,6 @@ KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> reduce_row(const Interfa
   if (!tridiag::impl::usable_pivot(w)) failed = true;
   const Matrix inv = Matrix(1) / w;
   return {-r.a * lower.a * inv, -r.c * upper.c * inv, (r.d - r.a * lower.d - r.c * upper.d) * inv};
-}
-
-/// The cyclic-reduction step of a chunk: its last row with x(first_t) (from its first row f) and
-/// x(first_{t+1}) (from the next chunk's first row `next`) substituted: a row in the last unknowns.
-template <class Matrix, class Value>
-KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> last_unknowns_row(const InterfaceRow<Matrix, Value>& f,
-                                                                          const InterfaceRow<Matrix, Value>& l,
-                                                                          const InterfaceRow<Matrix, Value>& next,
-                                                                          bool& failed) {
-  const Matrix w = Matrix(1) - l.a * f.c - l.c * next.a;
-  if (!tridiag::impl::usable_pivot(w)) failed = true;
-  const Matrix inv = Matrix(1) / w;
-  return {-l.a * f.a * inv, -l.c * next.c * inv, (l.d - l.a * f.d - l.c * next.d) * inv};
 }
 
 /// Solves the interface system; every thread of the team calls it (inactive threads with
@@ -67,7 +56,7 @@ KOKKOS_INLINE_FUNCTION bool solve_interface(const Exchange& ex, int t, int P, co
   // x(first_{t+1}) out of this chunk's last row.
   Row next = ex.next_row(f);
   if (t == P - 1) next = zero;
-  Row r = last_unknowns_row(f, l, next, failed);
+  Row r = reduce_row(l, f, next, failed);
   // Parallel cyclic reduction on the last unknowns.
   for (int s = 1; s < P; s *= 2) {
     Row lower, upper;

@@ -109,9 +109,9 @@ KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps
     // Rows are read from the area when needed rather than kept: registers are scarce here (the
     // chunk's coefficients stay live across the interface solve).
     bool even_failed = false, odd_failed = false;
-    const Row r0 = last_unknowns_row(area.first_row(even), area.last_row_of(even), area.first_row(odd), even_failed);
-    const Row r1 = last_unknowns_row(area.first_row(odd), area.last_row_of(odd),
-                                     odd + 1 < paired_warps_threads ? area.first_row(odd + 1) : zero, odd_failed);
+    const Row r0 = reduce_row(area.last_row_of(even), area.first_row(even), area.first_row(odd), even_failed);
+    const Row r1 = reduce_row(area.last_row_of(odd), area.first_row(odd),
+                              odd + 1 < paired_warps_threads ? area.first_row(odd + 1) : zero, odd_failed);
     // The odd unknowns: R_2j+1 with y_2j and y_2j+2 substituted (R_2j+2 is lane j + 1's r0).
     Row r2{compat::shuffle_down(r0.a, 1), compat::shuffle_down(r0.c, 1), compat::shuffle_down(r0.d, 1)};
     if (j == 31) r2 = zero;
