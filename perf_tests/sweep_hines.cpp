@@ -15,7 +15,9 @@
 //    ("hines_staged_branch_parallel": the neuron in team scratch; where it does not fit, the
 //    row is skipped, it would time hines_branch_parallel), the same with d and rhs only in
 //    scratch ("hines_staged_branch_parallel_dr", stage_coefficients = false) and with 4 neurons
-//    per team of 8 threads each ("hines_staged_branch_parallel_n4");
+//    per team of 8 threads each ("hines_staged_branch_parallel_n4"); on mixed batches, PerNeuron
+//    with solve_padding = false ("hines_ncp", every layout), whose mixed6 note compares with the
+//    same-morphology rows of "hines";
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
@@ -444,9 +446,12 @@ std::string rate_key(const std::string& precision, index_type systems, const std
   return precision + "|" + std::to_string(systems) + "|" + kernel_layout + "|" + cls;
 }
 
-/// Every status 0, and the sampled neurons against the long-double oracle.
+/// Every status 0, and the sampled neurons against the long-double oracle. pads_solved = false (a
+/// kernel with solve_padding = false): the pad rows of x must still hold the NaN written before
+/// the runs, and the oracle checks the real rows.
 template <class Exec, class Scalar, class Layout, class Memory>
-void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scalar, Layout, Memory>& bt) {
+void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scalar, Layout, Memory>& bt,
+                 bool pads_solved) {
   const std::string what = row.algorithm + "/" + row.layout + " " + pt.pop.label(pt.precision) + " on " + row.device;
   const Population& pop = pt.pop;
   index_type failed = 0;
@@ -480,6 +485,15 @@ void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
     std::vector<double>* dst[5] = {&sample.a, &sample.b, &sample.d, &sample.rhs, &sample.x};
     for (int v = 0; v < 5; ++v) dst[v]->assign(&out_h(v, j * rows), &out_h(v, j * rows) + rows);
     sample.status = status_h(j);
+    if (!pads_solved) {
+      for (index_type i = cell.size(); i < rows; ++i)
+        if (!std::isnan(sample.x[i])) {
+          ctx.wrong_result(what, "pad row " + std::to_string(i) + " of neuron " + std::to_string(slots[j]) +
+                                     " was written (solve_padding = false)");
+          return;
+        }
+      for (int v = 0; v < 5; ++v) dst[v]->resize(static_cast<std::size_t>(cell.size()));
+    }
     const HinesCheck r = check_hines_sample(sample, eps);
     if (!row.max_rel_error)
       row.max_rel_error = r.rel_error;
@@ -498,10 +512,22 @@ constexpr bool is_block_shared = !std::is_same_v<Algorithm, hines::algo::PerNeur
                                  !std::is_same_v<Algorithm, hines::algo::StagedBranchParallel> &&
                                  !std::is_same_v<Algorithm, hines::algo::Automatic>;
 
-/// Times hines::solve of `bt` with `Algorithm` on exec and checks the result.
+/// Whether the kernel with `options` solves the pad rows (the kernels without the option do).
+template <class Algorithm>
+bool solves_padding(const Algorithm& options) {
+  if constexpr (std::is_same_v<Algorithm, hines::algo::PerNeuron> || is_block_shared<Algorithm>) {
+    return options.solve_padding;
+  } else {
+    (void)options;
+    return true;
+  }
+}
+
+/// Times hines::solve of `bt` with `Algorithm` on exec and checks the result. compare_as: the
+/// algorithm whose same-morphology rows the mixed6 note compares this one with (default: itself).
 template <class Algorithm, class Exec, class Scalar, class Layout, class Memory>
 void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar, Layout, Memory>& bt,
-             const std::string& algorithm, Role role, const Algorithm& options = {}) {
+             const std::string& algorithm, Role role, const Algorithm& options = {}, const std::string& compare_as = "") {
   const std::string kernel_layout = algorithm + "/" + layout_label<Layout>();
   if constexpr (is_block_shared<Algorithm>) {
     // The solver throws (invalid_argument) when the block does not fit; that is a skip here.
@@ -517,7 +543,7 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   Kokkos::deep_copy(bt.status, -1);  // every neuron must overwrite its status
   Measurement m;
   m.role = role;
-  m.kernel_layout = kernel_layout;
+  m.kernel_layout = (compare_as.empty() ? algorithm : compare_as) + "/" + layout_label<Layout>();
   Row& row = m.row;
   row.algorithm = algorithm;
   row.layout = layout_label<Layout>() + "[" + pt.pop.spec->label + "]";
@@ -538,9 +564,10 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
     }
     if (options.neurons_per_team > 1) row.note += ", " + std::to_string(options.neurons_per_team) + " neurons per team";
   }
+  if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";
   row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, options); });
-  check_batch<Exec>(ctx, pt, row, bt);
+  check_batch<Exec>(ctx, pt, row, bt, solves_padding(options));
   pt.results.push_back(std::move(m));
 }
 
@@ -588,6 +615,13 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
   const std::string what = layout_label<Layout>() + " " + pt.pop.label(pt.precision);
   guarded_measurement(ctx, "hines/" + what,
                       [&] { measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines", role); });
+  // Mixed batches: the same kernel without the pad rows (solve_padding = false), compared in the
+  // mixed6 note with the same-morphology hines rows.
+  if (pt.pop.spec->mixed)
+    guarded_measurement(ctx, "hines_ncp/" + what, [&] {
+      measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines_ncp", Role::none, hines::algo::PerNeuron{false},
+                                      "hines");
+    });
   guarded_measurement(ctx, "hines_block_shared32/" + what, [&] {
     measure<BlockShared>(ctx, pt, exec, bt, "hines_block_shared" + std::to_string(block), Role::none);
   });
@@ -758,6 +792,8 @@ std::vector<std::string> hines_csv_notes() {
       "the console note says what it staged in team scratch; skipped where nothing fits), "
       "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
       "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic; "
+      "on mixed batches hines_ncp = algo::PerNeuron with solve_padding = false (pad rows neither read nor written; "
+      "the mixed6 note compares with the same-morphology hines rows); "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "

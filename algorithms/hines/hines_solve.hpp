@@ -20,6 +20,8 @@
 //                          Flat), the sweeps run in scratch; one or several neurons per team.
 //                          BranchParallel where it does not fit.
 //   algo::Automatic        one of the above (automatic_algorithm).
+// PerNeuron and BlockShared skip the pad rows of a mixed batch (neither read nor
+// written) with solve_padding = false.
 // All run exactly the same operations per neuron: results are bitwise equal across kernels,
 // layouts, groupings and runs.
 //
@@ -47,6 +49,12 @@ namespace algo {
 /// One thread per neuron, RangePolicy.
 struct PerNeuron {
   static constexpr const char* name() { return "hines"; }
+  /// true: a neuron's pad rows (n <= i < rows of a mixed batch padded to its largest morphology)
+  /// are solved as the diagonal rows they are, x = rhs / d (a failed neuron's x is NaN on every
+  /// row). false: they are neither read nor written, x's included (a failed neuron's x is NaN on
+  /// its n rows only), which saves their traffic, a third of a padded mixed batch of the six size
+  /// classes; the neuron's own rows get the same bits either way.
+  bool solve_padding = true;
 };
 /// A team per BlockSize neurons, their rhs / x staged in team scratch.
 template <int BlockSize>
@@ -54,6 +62,7 @@ struct BlockShared {
   static_assert(BlockSize > 0, "hines::algo::BlockShared: BlockSize must be positive");
   static constexpr int block_size = BlockSize;
   static constexpr const char* name() { return "hines_block_shared"; }
+  bool solve_padding = true;  ///< as PerNeuron::solve_padding
 };
 /// A team per neuron; its threads solve the sections of one tree level at a time
 /// (branch_schedule.hpp): for large cells, or batches too small to fill a GPU one thread per
@@ -193,9 +202,12 @@ struct Operands {
 template <class Operands>
 struct PerNeuronKernel {
   Operands op;
+  bool solve_padding;  ///< algo::PerNeuron::solve_padding
   KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
     const int m = morphology_of(op.ids, s);
-    const int code = SerialHines::invoke(op.sizes(m), op.rows, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
+    const index_type n = op.sizes(m);
+    // Without the pad rows, the neuron is a system of its own n rows.
+    const int code = SerialHines::invoke(n, solve_padding ? op.rows : n, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
                                          rows_of(op.d, s), rows_of(op.rhs, s), rows_of(op.x, s), rows_of(op.w, s));
     if (op.status.data() != nullptr) op.status(s) = code;
   }
@@ -216,6 +228,7 @@ struct BlockSharedKernel {
   index_type systems;
   int level;
   Operands op;
+  bool solve_padding;  ///< algo::BlockShared::solve_padding
 
   /// One neuron of the team's block; the team's threads share out the block's neurons.
   struct Neuron {
@@ -228,9 +241,10 @@ struct BlockSharedKernel {
       const auto& op = k.op;
       const int m = morphology_of(op.ids, s);
       const ScratchRows<Scratch, BlockSize> staged{scratch, t};
-      const int code = SerialHines::invoke(op.sizes(m), op.rows, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
+      const index_type n = op.sizes(m), solved = k.solve_padding ? op.rows : n;
+      const int code = SerialHines::invoke(n, solved, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
                                            rows_of(op.d, s), rows_of(op.rhs, s), staged, rows_of(op.w, s));
-      for (index_type i = 0; i < op.rows; ++i) op.x(s, i) = staged(i);
+      for (index_type i = 0; i < solved; ++i) op.x(s, i) = staged(i);
       if (op.status.data() != nullptr) op.status(s) = code;
     }
   };
@@ -298,9 +312,11 @@ W workspace_for(const char* where, index_type systems, index_type rows, const W&
 
 /// Solves A x = rhs for every neuron of the batch (one thread per neuron, `algorithm` picks the
 /// kernel; see the file comment). x may be the same BatchVector as rhs (in place); x's pad rows
-/// get rhs / d (0 for batches from make_problem). `status` (optional, one int per neuron) gets
-/// each neuron's code (SerialHines::invoke); a failed neuron's x is NaN on every row, the others
-/// are unaffected. `workspace` (optional, the batch's shape) avoids an allocation per call inside
+/// get rhs / d (0 for batches from make_problem), or are left untouched, neither read nor
+/// written, by the kernels whose option solve_padding is false (algo::PerNeuron, BlockShared).
+/// `status` (optional, one int per neuron) gets each neuron's code (SerialHines::invoke); a failed
+/// neuron's x is NaN on every row (on its real rows only without solve_padding), the others are
+/// unaffected. `workspace` (optional, the batch's shape) avoids an allocation per call inside
 /// a time loop. a, b, d and rhs are never written (unless x is rhs).
 /// Throws tridiag::invalid_argument, before writing anything, when rhs, x, status or workspace
 /// do not match the batch, or (BlockShared) the block's scratch exceeds what the space offers.
@@ -380,7 +396,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
-    const impl::PerNeuronKernel<Operands> kernel{operands()};
+    const impl::PerNeuronKernel<Operands> kernel{operands(), algorithm.solve_padding};
     Kokkos::parallel_for("tridiag::hines::solve",
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, systems), kernel);
   } else {
@@ -396,7 +412,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
     using Scratch = Kokkos::View<Value*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-    const impl::BlockSharedKernel<BS, Scratch, Operands> kernel{systems, level, operands()};
+    const impl::BlockSharedKernel<BS, Scratch, Operands> kernel{systems, level, operands(), algorithm.solve_padding};
     // Host teams of one thread: the league alone keeps the cores busy (as cyclic::solve).
     int team = 1;
     if (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {

@@ -43,6 +43,93 @@ struct TreeLinks {
   KOKKOS_FORCEINLINE_FUNCTION static constexpr int parent(int link) { return link / 4 - 1; }
 };
 
+namespace impl {
+/// One thread's backward sweep (leaves to root) over a sequence of rows in decreasing order, one
+/// row per step(): the per-row code of SerialHines::invoke, for it and for kernels that walk a
+/// neuron's rows as several such sequences.
+/// (wc, xc): the reduced entries of the next row of the sequence when the row just eliminated is
+/// its last child and left them in registers (carried). bad_rhs: the lowest row whose rhs was seen
+/// non-finite (`none` if none): a parent's rhs is read at its first child, out of row order, hence
+/// a minimum rather than the first found.
+template <class Matrix, class Value>
+struct HinesElimination {
+  Matrix wc{};
+  Value xc{};
+  bool carried = false;
+  index_type bad_rhs;
+
+  KOKKOS_FORCEINLINE_FUNCTION explicit HinesElimination(index_type none) : bad_rhs(none) {}
+
+  /// Row i (links(i) = link), fully reduced by its children, eliminates its entry b(i) in its
+  /// parent's row. `next`: the row the sequence reaches next (a negative value if none): the
+  /// parent's entries stay in registers only when the parent is that row, else they are stored in
+  /// w and x. Returns false, having written nothing, when row i's pivot is zero, tiny or
+  /// non-finite.
+  template <class A, class B, class D, class R, class X, class W>
+  KOKKOS_FORCEINLINE_FUNCTION bool step(index_type i, int link, index_type next, const A& a, const B& b, const D& d,
+                                        const R& rhs, const X& x, const W& w) {
+    const bool leaf = (link & TreeLinks::has_children) == 0;
+    Matrix wi;
+    Value xi;
+    if (carried) {
+      wi = wc;
+      xi = xc;
+    } else if (leaf) {
+      wi = d(i);
+      xi = rhs(i);
+      if (!compat::isfinite(xi) && i < bad_rhs) bad_rhs = i;
+    } else {  // reduced by its children, the last of which stored the entries
+      wi = w(i);
+      xi = x(i);
+    }
+    if (!impl::usable_pivot(wi)) return false;
+    if (carried || leaf) {  // the forward sweep reads them (else they are in memory already)
+      w(i) = wi;
+      x(i) = xi;
+    }
+    carried = false;
+    const int p = TreeLinks::parent(link);
+    if (p >= 0) {
+      const Matrix factor = b(i) / wi;
+      Matrix wp;
+      Value xp;
+      if (link & TreeLinks::first_child) {  // the parent's entries start here, from its input
+        wp = d(p);
+        xp = rhs(p);
+        if (!compat::isfinite(xp) && p < bad_rhs) bad_rhs = p;
+      } else {
+        wp = w(p);
+        xp = x(p);
+      }
+      wp -= factor * a(i);
+      xp -= factor * xi;
+      if (p == next) {  // i is p's last child: p is reduced, and the next row
+        wc = wp;
+        xc = xp;
+        carried = true;
+      } else {
+        w(p) = wp;
+        x(p) = xp;
+      }
+    }
+    return true;
+  }
+};
+
+/// The forward substitution (root to leaves) at row i with parent p (-1: a root), once x(p) is
+/// final: x(i) = (x(i) - a(i) x(p)) / w(i), x(i) holding the eliminated right-hand side. x(p) is
+/// read from `previous` when p is `previous_row`, the row substituted just before (registers),
+/// else from x: the same value either way.
+template <class Value, class A, class X, class W>
+KOKKOS_FORCEINLINE_FUNCTION Value hines_substitute(index_type i, int p, index_type previous_row, const Value& previous,
+                                                   const A& a, const X& x, const W& w) {
+  Value xi = x(i);
+  if (p >= 0) xi -= a(i) * (p == previous_row ? previous : x(p));
+  xi /= w(i);
+  return xi;
+}
+}  // namespace impl
+
 /// One thread solves one Hines system. Row i (0 <= i < n) reads
 ///   d(i) x(i) + a(i) x(parent(i)) + sum over children c of i: b(c) x(c) = rhs(i),
 /// i.e. a(i) = A(i, parent(i)) (lower) and b(i) = A(parent(i), i) (upper), the convention of
@@ -77,73 +164,21 @@ struct SerialHines {
                                            const D& d, const R& rhs, const X& x, const W& w) {
     using Matrix = std::remove_cv_t<std::remove_reference_t<decltype(d(0))>>;
     using Value = std::remove_cv_t<std::remove_reference_t<decltype(x(0))>>;
-    // The lowest row whose rhs is non-finite (rows means none): a parent's rhs is read at its
-    // first child, out of row order, hence a minimum rather than the first found.
-    index_type bad_rhs = rows;
-    // Backward sweep (leaves to root): row i, fully reduced by its children, eliminates its
-    // entry b(i) in its parent's row. (wc, xc): the reduced entries of row i when its last child,
-    // row i + 1, left them in registers (carried).
-    Matrix wc{};
-    Value xc{};
-    bool carried = false;
+    // Backward sweep (leaves to root), every row's parent reduced in registers when it is the
+    // next row (impl::HinesElimination).
+    impl::HinesElimination<Matrix, Value> sweep(rows);
     for (index_type i = n - 1; i >= 0; --i) {
-      const int link = links(i);
-      const bool leaf = (link & TreeLinks::has_children) == 0;
-      Matrix wi;
-      Value xi;
-      if (carried) {
-        wi = wc;
-        xi = xc;
-      } else if (leaf) {
-        wi = d(i);
-        xi = rhs(i);
-        if (!compat::isfinite(xi) && i < bad_rhs) bad_rhs = i;
-      } else {  // reduced by its children, the last of which stored the entries
-        wi = w(i);
-        xi = x(i);
-      }
-      if (!impl::usable_pivot(wi)) {
+      if (!sweep.step(i, links(i), i - 1, a, b, d, rhs, x, w)) {
         impl::poison_solution(rows, x);
         return static_cast<int>(i + 1);
       }
-      if (carried || leaf) {  // the forward sweep reads them (else they are in memory already)
-        w(i) = wi;
-        x(i) = xi;
-      }
-      carried = false;
-      const int p = TreeLinks::parent(link);
-      if (p >= 0) {
-        const Matrix factor = b(i) / wi;
-        Matrix wp;
-        Value xp;
-        if (link & TreeLinks::first_child) {  // the parent's entries start here, from its input
-          wp = d(p);
-          xp = rhs(p);
-          if (!compat::isfinite(xp) && p < bad_rhs) bad_rhs = p;
-        } else {
-          wp = w(p);
-          xp = x(p);
-        }
-        wp -= factor * a(i);
-        xp -= factor * xi;
-        if (p == i - 1) {  // i is p's last child: p is reduced, and the next row
-          wc = wp;
-          xc = xp;
-          carried = true;
-        } else {
-          w(p) = wp;
-          x(p) = xp;
-        }
-      }
     }
+    index_type& bad_rhs = sweep.bad_rhs;
     // Forward substitution (root to leaves): the parent's unknown is known before its children's.
     index_type bad_x = rows;
     Value previous{};  // x(i - 1), final
     for (index_type i = 0; i < n; ++i) {
-      const int p = TreeLinks::parent(links(i));
-      Value xi = x(i);
-      if (p >= 0) xi -= a(i) * (p == i - 1 ? previous : x(p));
-      xi /= w(i);
+      const Value xi = impl::hines_substitute(i, TreeLinks::parent(links(i)), i - 1, previous, a, x, w);
       if (bad_x == rows && !compat::isfinite(xi)) bad_x = i;
       x(i) = xi;
       previous = xi;

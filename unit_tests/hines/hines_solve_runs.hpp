@@ -193,4 +193,65 @@ HinesResult<typename C::scalar> run_in_place(
   return r;
 }
 
+/// x of one solve, every row of every slot (slot * rows + i, storage order), and the status by slot.
+template <class S>
+struct SlotResult {
+  std::vector<S> x;
+  std::vector<int> status;
+};
+
+/// hines::solve of `problem` with `algorithm` over an x whose rows all hold `sentinel` first, or
+/// (in_place) with x = rhs, a copy of problem.rhs whose pad rows hold `sentinel`; status -999
+/// first. For checks that pad rows are left alone and that failed neurons are written over.
+template <class C, class Algorithm>
+SlotResult<typename C::scalar> solve_over_sentinel(
+    const hines::HinesProblem<typename C::scalar, typename C::layout, typename C::memory>& problem,
+    Algorithm algorithm, typename C::scalar sentinel, bool in_place) {
+  using S = typename C::scalar;
+  using M = typename C::memory;
+  const auto& batch = problem.matrix;
+  const index_type systems = batch.systems(), rows = batch.rows();
+  BatchVector<S, typename C::layout, M> x("x", systems, rows);
+  if (in_place) hines::set_rhs(problem, hines::copy_solution(problem, problem.rhs), x);
+  auto hx = create_host_copy(x);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = in_place ? problem.size_of(problem.neuron_at_slot[s]) : 0; i < rows; ++i) hx(s, i) = sentinel;
+  Kokkos::deep_copy(x.storage(), hx.storage());
+  StatusView<M> status("status", systems);
+  Kokkos::deep_copy(status, -999);
+  typename C::exec exec;
+  hines::solve(exec, batch, in_place ? x : problem.rhs, x, status, {}, algorithm);
+  exec.fence();
+  Kokkos::deep_copy(hx.storage(), x.storage());
+  SlotResult<S> r;
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < rows; ++i) r.x.push_back(hx(s, i));
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  r.status.assign(st.data(), st.data() + systems);
+  return r;
+}
+
+/// Checks a solve without padding (`skipped`) against the same solve with it (`padded`, both
+/// solve_over_sentinel): the same status per slot; on real rows the same bits (NaN on every real
+/// row of a failed neuron); every pad row still `sentinel`.
+template <class S, class Problem>
+void expect_padding_skipped(const Problem& problem, const SlotResult<S>& padded, const SlotResult<S>& skipped,
+                            S sentinel, const std::string& what) {
+  const index_type systems = problem.matrix.systems(), rows = problem.matrix.rows();
+  ASSERT_EQ(skipped.status, padded.status) << what;
+  for (index_type s = 0; s < systems; ++s) {
+    const index_type n = problem.size_of(problem.neuron_at_slot[s]);
+    const auto at = [&](const SlotResult<S>& r, index_type i) { return r.x[s * rows + i]; };
+    const std::vector<S> mine(skipped.x.begin() + s * rows, skipped.x.begin() + s * rows + n);
+    const std::vector<S> theirs(padded.x.begin() + s * rows, padded.x.begin() + s * rows + n);
+    EXPECT_TRUE(same_bits(mine, theirs)) << what << ", slot " << s;
+    if (skipped.status[s] != 0)
+      for (index_type i = 0; i < n; ++i) ASSERT_TRUE(at(skipped, i) != at(skipped, i)) << what << ", failed slot " << s;
+    for (index_type i = n; i < rows; ++i) {
+      const S v = at(skipped, i);
+      ASSERT_TRUE(std::memcmp(&v, &sentinel, sizeof(S)) == 0) << what << ", slot " << s << ": pad row " << i << " written";
+    }
+  }
+}
+
 }  // namespace tridiag::test

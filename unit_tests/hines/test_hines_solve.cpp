@@ -1,6 +1,7 @@
 // hines::solve (one thread per neuron, PerNeuron and BlockShared kernels) on every layout, float
 // and double, against the long-double sequential oracle with error bounds from the algorithm's
-// error analysis (hines_checks.hpp), on every shared morphology and two seed size classes; bitwise
+// error analysis (hines_checks.hpp), on every shared morphology and two seed size classes; pad
+// rows left alone (solve_padding = false) with the same bits on the real rows; bitwise
 // identity across kernels, layouts, runs and groupings; mixed batches (padded, grouped) against
 // per-morphology solves; failures, bad input and empty batches; the folded backward sweep
 // (serial_hines.hpp) bit for bit against the textbook copy-then-sweep on trees that break a wrong
@@ -158,6 +159,52 @@ TYPED_TEST(HinesSolve, FailedNeuronsAreReportedAndLeaveTheirNeighboursExact) {
       EXPECT_TRUE(same_bits(r.x[k], clean.x[k])) << "neuron " << k;
     }
   }
+}
+
+TYPED_TEST(HinesSolve, WithoutPaddingPadRowsAreLeftAloneAndRealRowsGetTheSameBits) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto& cells = test_cells();
+  std::vector<HinesSystem> mixed;
+  for (std::size_t k = 0; k < 2 * cells.size(); ++k)
+    mixed.push_back(rounded<S>(random_step(cells[(5 * k) % cells.size()].cell, test_seed() + k)));
+  // Failures among them: a zero pivot at a leaf, NaN and infinite right-hand sides.
+  const auto& cell = cells[(5 * 3) % cells.size()].cell;
+  int leaf = cell.size() - 1;
+  std::vector<bool> has_child(cell.size(), false);
+  for (int i = 1; i < cell.size(); ++i) has_child[cell.parent[i]] = true;
+  while (has_child[leaf]) --leaf;
+  mixed[3].d[leaf] = 0;
+  mixed[7].rhs[2] = std::numeric_limits<double>::quiet_NaN();
+  mixed[12].rhs[0] = std::numeric_limits<double>::infinity();
+  const S sentinel = S(-12345.5);
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology})
+    for (bool in_place : {false, true}) {
+      SCOPED_TRACE(std::string(grouping == hines::Grouping::none ? "padded" : "grouped") +
+                   (in_place ? ", in place" : ""));
+      const auto problem = hines::make_problem<S, L, M>(mixed, grouping);
+      const auto padded = solve_over_sentinel<TypeParam>(problem, hines::algo::PerNeuron{}, sentinel, in_place);
+      for (std::size_t k : {std::size_t(3), std::size_t(7), std::size_t(12)}) {
+        const auto slot = std::find(problem.neuron_at_slot.begin(), problem.neuron_at_slot.end(), k);
+        ASSERT_NE(padded.status[slot - problem.neuron_at_slot.begin()], 0) << "neuron " << k << " should fail";
+      }
+      expect_padding_skipped(problem, padded,
+                             solve_over_sentinel<TypeParam>(problem, hines::algo::PerNeuron{false}, sentinel, in_place),
+                             sentinel, "PerNeuron");
+      expect_padding_skipped(
+          problem, padded,
+          solve_over_sentinel<TypeParam>(problem, hines::algo::BlockShared<8>{false}, sentinel, in_place), sentinel,
+          "BlockShared<8>");
+      // The default solves the pad rows: identity rows, x = rhs (0, or the sentinel in place).
+      for (std::size_t s = 0; s < mixed.size(); ++s) {
+        if (padded.status[s] != 0) continue;
+        const S expected = in_place ? sentinel : S(0);
+        const index_type rows = problem.matrix.rows();
+        for (index_type i = problem.size_of(problem.neuron_at_slot[s]); i < rows; ++i)
+          ASSERT_EQ(padded.x[s * rows + i], expected) << "slot " << s << ", pad row " << i;
+      }
+    }
 }
 
 TYPED_TEST(HinesSolve, InPlaceAndWithWorkspaceGiveTheSameBits) {
