@@ -15,9 +15,13 @@
 //    ("hines_staged_branch_parallel": the neuron in team scratch; where it does not fit, the
 //    row is skipped, it would time hines_branch_parallel), the same with d and rhs only in
 //    scratch ("hines_staged_branch_parallel_dr", stage_coefficients = false) and with 4 neurons
-//    per team of 8 threads each ("hines_staged_branch_parallel_n4"); on mixed batches, PerNeuron
-//    with solve_padding = false ("hines_ncp", every layout), whose mixed6 note compares with the
-//    same-morphology rows of "hines";
+//    per team of 8 threads each ("hines_staged_branch_parallel_n4"); on interleaved and
+//    block_interleaved32, where the accesses of a team's warps coalesce, algo::SubtreeParallel
+//    with the automatic number of groups ("hines_subtree_parallel"), 4, 8 and 16 groups
+//    ("hines_subtree_parallel4", "hines_subtree_parallel8", "hines_subtree_parallel16"); on
+//    mixed batches, PerNeuron and SubtreeParallel with solve_padding = false ("hines_ncp" on
+//    every layout, "hines_subtree_parallel_ncp"), whose mixed6 notes compare with the
+//    same-morphology rows of "hines" and "hines_subtree_parallel";
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
@@ -510,12 +514,14 @@ template <class Algorithm>
 constexpr bool is_block_shared = !std::is_same_v<Algorithm, hines::algo::PerNeuron> &&
                                  !std::is_same_v<Algorithm, hines::algo::BranchParallel> &&
                                  !std::is_same_v<Algorithm, hines::algo::StagedBranchParallel> &&
+                                 !std::is_same_v<Algorithm, hines::algo::SubtreeParallel> &&
                                  !std::is_same_v<Algorithm, hines::algo::Automatic>;
 
 /// Whether the kernel with `options` solves the pad rows (the kernels without the option do).
 template <class Algorithm>
 bool solves_padding(const Algorithm& options) {
-  if constexpr (std::is_same_v<Algorithm, hines::algo::PerNeuron> || is_block_shared<Algorithm>) {
+  if constexpr (std::is_same_v<Algorithm, hines::algo::PerNeuron> ||
+                std::is_same_v<Algorithm, hines::algo::SubtreeParallel> || is_block_shared<Algorithm>) {
     return options.solve_padding;
   } else {
     (void)options;
@@ -563,6 +569,13 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
         return;
     }
     if (options.neurons_per_team > 1) row.note += ", " + std::to_string(options.neurons_per_team) + " neurons per team";
+  }
+  if constexpr (std::is_same_v<Algorithm, hines::algo::SubtreeParallel>) {
+    // The partition is built here, once, outside the timed region (the solve would on first use).
+    const int groups = hines::subtree_parallel_groups<Exec>(pt.pop.rows, options);
+    const auto& partition = bt.batch.morphologies().subtree_partition(groups);
+    row.note = std::to_string(groups) + " groups per neuron, trunk up to " + std::to_string(partition.longest_trunk) +
+               " rows";
   }
   if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";
   row.timing = time_on(exec, ctx.options.repetitions(),
@@ -632,6 +645,22 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     });
     guarded_measurement(ctx, "hines_auto/" + what,
                         [&] { measure<hines::algo::Automatic>(ctx, pt, exec, bt, "hines_auto", Role::none); });
+  }
+  // Several warps per 32 neurons (algo::SubtreeParallel): on the layouts where their accesses
+  // coalesce; the automatic number of groups, 4, 8 and 16; mixed batches also without the pad rows.
+  if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
+    using Subtree = hines::algo::SubtreeParallel;
+    for (const auto& [name, options] : {std::pair{std::string("hines_subtree_parallel"), Subtree{}},
+                                        std::pair{std::string("hines_subtree_parallel4"), Subtree{4}},
+                                        std::pair{std::string("hines_subtree_parallel8"), Subtree{8}},
+                                        std::pair{std::string("hines_subtree_parallel16"), Subtree{16}}})
+      guarded_measurement(ctx, name + "/" + what,
+                          [&] { measure<Subtree>(ctx, pt, exec, bt, name, Role::none, options); });
+    if (pt.pop.spec->mixed)
+      guarded_measurement(ctx, "hines_subtree_parallel_ncp/" + what, [&] {
+        measure<Subtree>(ctx, pt, exec, bt, "hines_subtree_parallel_ncp", Role::none, Subtree{0, false},
+                         "hines_subtree_parallel");
+      });
   }
   if constexpr (flat) {
     // The neuron in team scratch: on flat only, where a team's copies of its neuron coalesce;
@@ -792,8 +821,11 @@ std::vector<std::string> hines_csv_notes() {
       "the console note says what it staged in team scratch; skipped where nothing fits), "
       "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
       "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic; "
-      "on mixed batches hines_ncp = algo::PerNeuron with solve_padding = false (pad rows neither read nor written; "
-      "the mixed6 note compares with the same-morphology hines rows); "
+      "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "
+      "neuron), hines_subtree_parallel4/8/16 = the same with 4/8/16 groups (warps on a GPU), the console note gives the "
+      "groups and the longest trunk; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "
+      "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 note compares "
+      "with the same-morphology hines / hines_subtree_parallel rows); "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "

@@ -3,6 +3,7 @@
 //   Morphologies  the tree shapes: parent(m, i) of row i of morphology m, and its size n_m;
 //                 derived from them once, links(m, i) (parent and leaf / first-child flags, what
 //                 the per-neuron sweeps read: serial_hines.hpp) and the BranchParallel schedule;
+//                 on first use, the SubtreeParallel partitions (subtree_partition.hpp);
 //   HinesBatch    per neuron a morphology id (or one morphology for all), and the matrix
 //                 coefficients a, b, d as BatchVectors of any layout (v(s, i): row i of neuron s).
 // Row i of neuron s of morphology m reads (HinesSystem's convention, backward_euler.hpp)
@@ -20,8 +21,12 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <tridiag/algorithms/hines/branch_schedule.hpp>
 #include <tridiag/algorithms/hines/serial_hines.hpp>
+#include <tridiag/algorithms/hines/subtree_partition.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/types.hpp>
@@ -101,6 +106,8 @@ class Morphologies {
     for (index_type k = 0; k < count() * rows(); ++k) hl.data()[k] = links[k];
     Kokkos::deep_copy(links_, hl);
     schedule_ = impl::make_branch_schedule<MemorySpace>(hp.data(), hs.data(), count(), rows());
+    partitions_ = std::make_shared<Partitions>();
+    partitions_->parent.assign(hp.data(), hp.data() + count() * rows());
   }
 
   const parent_view& parent() const { return parent_; }
@@ -115,13 +122,40 @@ class Morphologies {
   index_type rows() const { return static_cast<index_type>(parent_.extent(1)); }
   /// Sections and levels of every morphology, for algo::BranchParallel (branch_schedule.hpp).
   const BranchSchedule<MemorySpace>& branch_schedule() const { return schedule_; }
+  /// Every morphology cut for `groups` >= 1 thread groups, for algo::SubtreeParallel
+  /// (subtree_partition.hpp). Built on the host the first time a number of groups is asked for
+  /// (a host pass over the morphologies and one copy to the device per table), then kept, and
+  /// shared by the copies of this object (a HinesBatch's included): a time loop pays once. Safe
+  /// to call from several host threads.
+  const SubtreePartition<MemorySpace>& subtree_partition(int groups) const {
+    static const SubtreePartition<MemorySpace> none{};
+    if (!partitions_) return none;  // default-constructed: no morphologies
+    const std::lock_guard<std::mutex> lock(partitions_->mutex);
+    auto found = partitions_->cut.find(groups);
+    if (found == partitions_->cut.end())
+      found = partitions_->cut
+                  .emplace(groups, impl::make_subtree_partition<MemorySpace>(partitions_->parent.data(),
+                                                                             host_sizes_.data(), count(), rows(),
+                                                                             groups))
+                  .first;
+    return found->second;
+  }
 
  private:
+  /// The SubtreeParallel partitions built so far, by number of groups, and the parents (host,
+  /// row-major) they are built from.
+  struct Partitions {
+    std::mutex mutex;
+    std::vector<int> parent;
+    std::map<int, SubtreePartition<MemorySpace>> cut;
+  };
+
   parent_view parent_;
   size_view sizes_;
   parent_view links_;
   std::vector<int> host_sizes_;
   BranchSchedule<MemorySpace> schedule_;
+  std::shared_ptr<Partitions> partitions_;
 };
 
 /// Builds Morphologies from host parent arrays (one per morphology, parent[0] = -1, p(i) < i),

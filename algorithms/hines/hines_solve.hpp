@@ -19,8 +19,13 @@
 //                          x out with neighbouring threads on neighbouring rows (coalesced on
 //                          Flat), the sweeps run in scratch; one or several neurons per team.
 //                          BranchParallel where it does not fit.
+//   algo::SubtreeParallel  a team of several warps per 32 neurons, each thread on one neuron:
+//                          the tree cut into subtrees the warps eliminate at the same time
+//                          (subtree_partition.hpp, subtree_parallel_kernel.hpp), every access
+//                          coalesced on Interleaved and BlockInterleaved<32>: batches of large
+//                          cells too small to fill a GPU with one thread per neuron.
 //   algo::Automatic        one of the above (automatic_algorithm).
-// PerNeuron and BlockShared skip the pad rows of a mixed batch (neither read nor
+// PerNeuron, BlockShared and SubtreeParallel skip the pad rows of a mixed batch (neither read nor
 // written) with solve_padding = false.
 // All run exactly the same operations per neuron: results are bitwise equal across kernels,
 // layouts, groupings and runs.
@@ -37,6 +42,7 @@
 #include <tridiag/algorithms/hines/hines_batch.hpp>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>  // host helpers come with the entry
 #include <tridiag/algorithms/hines/serial_hines.hpp>
+#include <tridiag/algorithms/hines/subtree_parallel_kernel.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
@@ -94,6 +100,26 @@ struct StagedBranchParallel {
   /// team size limit says so. The scratch limit holds for the team's neurons together.
   int neurons_per_team = 1;
 };
+/// Several thread groups per neuron, each thread on one neuron, so that every global access of
+/// an interleaved layout stays coalesced (subtree_parallel_kernel.hpp): a team of `warps` warps
+/// solves 32 consecutive neurons, lane l of every warp on the team's neuron l. Each neuron's tree
+/// is cut into subtrees of at most ceil(n / warps) rows, dealt out to the warps, which eliminate
+/// and later substitute them at the same time, and the trunk above them, which warp 0 finishes
+/// alone in between (subtree_partition.hpp; built once per morphology and number of warps, on
+/// first use). For batches of large cells too small to fill a GPU with one thread per neuron
+/// (25,600 neurons of thousands of compartments) on layouts::Interleaved or BlockInterleaved<32>;
+/// correct on every layout. Fastest when the 32 neurons of a team share a morphology (one
+/// morphology per batch, or Grouping::by_morphology); a mixed team is correct, each lane following
+/// its own tree. On host spaces a team is one thread per group (as many as Kokkos allows, one by
+/// default) on one neuron. Same results as PerNeuron, bitwise.
+struct SubtreeParallel {
+  static constexpr const char* name() { return "hines_subtree_parallel"; }
+  /// Thread groups (warps on a GPU) per neuron, the partition's number of subtree groups, >= 0.
+  /// 0: automatic, subtree_parallel_groups. Where the space allows fewer groups per team (host
+  /// spaces; the register limit on a GPU), a group walks several of the partition's in turn.
+  int warps = 0;
+  bool solve_padding = true;  ///< as PerNeuron::solve_padding
+};
 /// BranchParallel on a GPU for the flat layout when the neurons alone cannot fill it and the
 /// cells are large (automatic_algorithm), PerNeuron otherwise.
 struct Automatic {
@@ -136,6 +162,28 @@ Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   return impl::automatic_kernel<Layout>(!host, host ? 0 : static_cast<index_type>(compat::concurrency(exec)), systems,
                                         rows);
+}
+
+/// The number of subtree groups (thread groups per neuron) algo::SubtreeParallel with `options`
+/// uses for a batch of `rows` rows on ExecSpace: options.warps when given; else, on a GPU,
+/// min(32, max(1, rows / 64)): at least about 64 rows per warp, so that a warp's own sweeps
+/// outweigh the three team barriers and the trunk that warp 0 walks alone, and at most 32 warps
+/// (1,024 threads, CUDA's block limit); a 1,057-row cell gets 16, so that 25,600 neurons make 800
+/// teams of 16 warps, 12,800 warps, more than an H100 holds at once (132 x 64). On host spaces 1
+/// (a core per neuron already fills them). The kernel may run fewer groups per team than this
+/// (Kokkos's team size limit); the partition, and so the results, do not change.
+namespace impl {
+/// subtree_parallel_groups's rule, given whether the space is a GPU.
+constexpr int subtree_groups(bool gpu, index_type rows, int warps) {
+  if (warps > 0) return warps;
+  if (!gpu) return 1;
+  return static_cast<int>(std::min<index_type>(32, std::max<index_type>(1, rows / 64)));
+}
+}  // namespace impl
+template <class ExecSpace>
+int subtree_parallel_groups(index_type rows, const algo::SubtreeParallel& options = {}) {
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  return impl::subtree_groups(!host, rows, options.warps);
 }
 
 /// Scratch of hines::solve: the eliminated diagonal, one matrix scalar per row.
@@ -313,7 +361,8 @@ W workspace_for(const char* where, index_type systems, index_type rows, const W&
 /// Solves A x = rhs for every neuron of the batch (one thread per neuron, `algorithm` picks the
 /// kernel; see the file comment). x may be the same BatchVector as rhs (in place); x's pad rows
 /// get rhs / d (0 for batches from make_problem), or are left untouched, neither read nor
-/// written, by the kernels whose option solve_padding is false (algo::PerNeuron, BlockShared).
+/// written, by the kernels whose option solve_padding is false (algo::PerNeuron, BlockShared,
+/// SubtreeParallel).
 /// `status` (optional, one int per neuron) gets each neuron's code (SerialHines::invoke); a failed
 /// neuron's x is NaN on every row (on its real rows only without solve_padding), the others are
 /// unaffected. `workspace` (optional, the batch's shape) avoids an allocation per call inside
@@ -393,6 +442,28 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
       impl::launch_branch_parallel<Staging::diagonal_and_rhs, false>(exec, schedule, operands(), systems, team, 1,
                                                                      label);
     }
+  } else if constexpr (std::is_same_v<Algorithm, algo::SubtreeParallel>) {
+    require(algorithm.warps >= 0, where, "algo::SubtreeParallel::warps = ", algorithm.warps, " is negative");
+    const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+    const int lanes = device ? 32 : 1;  // neurons per team: a warp's lanes on a GPU
+    const index_type league = (systems + lanes - 1) / lanes;
+    require(league <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
+    workspace = impl::workspace_for(where, systems, rows, workspace);
+    if (systems == 0) return;
+    const int groups = subtree_parallel_groups<ExecSpace>(rows, algorithm);
+    using Partition = SubtreePartition<MemorySpace>;
+    using TeamKernel = impl::SubtreeParallelKernel<Partition, Operands>;
+    const TeamKernel kernel{batch.morphologies().subtree_partition(groups), operands(), systems, lanes,
+                            algorithm.solve_padding};
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const std::size_t bytes = TeamKernel::scratch_bytes(lanes);
+    Policy probe(exec, static_cast<int>(league), 1);
+    probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+    const int most = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+    const int team = lanes * std::max(1, std::min(groups, most / lanes));
+    Policy policy(exec, static_cast<int>(league), team);
+    policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+    Kokkos::parallel_for("tridiag::hines::solve_subtree_parallel", policy, kernel);
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;

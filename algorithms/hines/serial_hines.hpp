@@ -46,7 +46,7 @@ struct TreeLinks {
 namespace impl {
 /// One thread's backward sweep (leaves to root) over a sequence of rows in decreasing order, one
 /// row per step(): the per-row code of SerialHines::invoke, for it and for kernels that walk a
-/// neuron's rows as several such sequences.
+/// neuron's rows as several such sequences (algo::SubtreeParallel, subtree_parallel_kernel.hpp).
 /// (wc, xc): the reduced entries of the next row of the sequence when the row just eliminated is
 /// its last child and left them in registers (carried). bad_rhs: the lowest row whose rhs was seen
 /// non-finite (`none` if none): a parent's rhs is read at its first child, out of row order, hence

@@ -1,0 +1,190 @@
+#pragma once
+// Kernel of algo::SubtreeParallel (hines_solve.hpp): several thread groups per neuron, each
+// thread still on one neuron at a time, so that every global access of an interleaved layout
+// stays coalesced. A team of groups x lanes threads solves `lanes` consecutive neurons (lanes =
+// 32 on a GPU: a group is a warp, lane l of every warp on neuron league_rank * 32 + l; 1 on host
+// spaces). Per neuron (subtree_partition.hpp gives the rows):
+//   1. each group eliminates its cut subtrees (all rows but their roots), rows in decreasing order,
+//      exactly as SerialHines does (impl::HinesElimination, serial_hines.hpp); barrier;
+//   2. group 0 eliminates the trunk (cut roots, then the rows above them, down to the roots), then
+//      substitutes it (roots first); barrier;
+//   3. each group substitutes its cut subtrees, rows in increasing order, and solves its share of
+//      the pad rows; barrier;
+//   4. group 0 combines the failures the groups found into SerialHines' status code and, for a
+//      failed neuron, writes NaN over its x.
+// Every parent is reduced by its children in decreasing child order, with the same operations as
+// the sequential sweep: results and status codes are bitwise those of algo::PerNeuron.
+//
+// Failures: each group stops eliminating at its first (highest) failing pivot and reports it
+// after the sweep; the highest over groups is the sequential sweep's (a row's pivot depends only
+// on the rows above it, so every failure above the highest one is genuine and found). Rows the
+// sweeps compute after a failure are garbage, overwritten by NaN in step 4. The lowest non-finite
+// rhs and x rows are minima over the groups. Barriers are reached by every thread of the team,
+// whatever its neuron (a lane past the end of the batch walks nothing).
+//
+// A team may have fewer groups than the partition (host spaces, or the space's team size limit):
+// group g then also walks the partition's groups g + G, g + 2 G, ... (G groups), in turn, with
+// the same results.
+
+#include <Kokkos_Core.hpp>
+#include <climits>
+#include <cstddef>
+#include <tridiag/algorithms/hines/serial_hines.hpp>
+#include <tridiag/algorithms/hines/subtree_partition.hpp>
+#include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/kokkos_compat.hpp>
+#include <tridiag/core/types.hpp>
+
+namespace tridiag::hines::impl {
+
+template <class Partition, class Operands>
+struct SubtreeParallelKernel {
+  using Matrix = typename decltype(Operands::w)::value_type;
+  using Value = typename decltype(Operands::x)::value_type;
+  enum Flag { tree_pivot, bad_rhs, bad_x, pad_pivot, flag_count };
+
+  Partition part;
+  Operands op;
+  index_type systems;
+  int lanes;           ///< neurons per team (32 on a GPU, 1 on host spaces)
+  bool solve_padding;  ///< algo::SubtreeParallel::solve_padding
+
+  /// A neuron's failure flags in team scratch (flag f of lane l at f * lanes + l).
+  struct LaneFlags {
+    int* first;
+    int lanes;
+    KOKKOS_FORCEINLINE_FUNCTION int& operator()(Flag f) const { return first[f * lanes]; }
+  };
+
+  /// Team scratch (bytes): the failure flags of the team's neurons.
+  static std::size_t scratch_bytes(int lanes) { return static_cast<std::size_t>(lanes) * flag_count * sizeof(int); }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    const int rank = member.team_rank();
+    const int lane = rank % lanes, group = rank / lanes, group_count = member.team_size() / lanes;
+    const int groups = part.groups;
+    const LaneFlags flag{static_cast<int*>(member.team_scratch(0).get_shmem(scratch_bytes(lanes))) + lane, lanes};
+    const index_type s = static_cast<index_type>(member.league_rank()) * lanes + lane;
+    const bool active = s < systems && group < group_count;  // a team size not a multiple of lanes: spare threads
+    const index_type slot = active ? s : 0;
+    const int m = active && op.ids.data() != nullptr ? op.ids(slot) : 0;
+    const index_type n = active ? op.sizes(m) : 0;
+    const index_type solved = solve_padding ? op.rows : n;  // rows of the neuron's system
+    const auto links = op.link_rows(m);
+    const auto a = rows_of(op.a, slot);
+    const auto b = rows_of(op.b, slot);
+    const auto d = rows_of(op.d, slot);
+    const auto rhs = rows_of(op.rhs, slot);
+    const auto x = rows_of(op.x, slot);
+    const auto w = rows_of(op.w, slot);
+    if (active && group == 0) {
+      flag(tree_pivot) = -1;
+      flag(bad_rhs) = INT_MAX;
+      flag(bad_x) = INT_MAX;
+      flag(pad_pivot) = INT_MAX;
+    }
+
+    // 1. The cut subtrees, each group its runs (decreasing), up to its first failing pivot.
+    index_type failed = -1, lowest_bad_rhs = INT_MAX;
+    if (active) {
+      for (int k = group; k < groups; k += group_count) {
+        HinesElimination<Matrix, Value> sweep(INT_MAX);
+        bool ok = true;
+        for (int j = part.run_begin(m, k); ok && j < part.run_begin(m, k + 1); ++j) {
+          const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
+          for (index_type i = last; i >= first; --i) {
+            if (!sweep.step(i, links(i), i > first ? i - 1 : -1, a, b, d, rhs, x, w)) {
+              if (i > failed) failed = i;
+              ok = false;
+              break;
+            }
+          }
+        }
+        if (sweep.bad_rhs < lowest_bad_rhs) lowest_bad_rhs = sweep.bad_rhs;
+      }
+    }
+    member.team_barrier();  // the flags reset, the cut roots reduced
+
+    // 2. The trunk, by group 0; every group reports what step 1 found.
+    if (active) {
+      if (failed >= 0) Kokkos::atomic_fetch_max(&flag(tree_pivot), static_cast<int>(failed));
+      if (lowest_bad_rhs < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_rhs), static_cast<int>(lowest_bad_rhs));
+    }
+    if (active && group == 0) {
+      const int count = part.trunk_size(m);
+      HinesElimination<Matrix, Value> sweep(INT_MAX);
+      for (int j = count - 1; j >= 0; --j) {
+        const index_type i = part.trunk(m, j);
+        if (!sweep.step(i, links(i), j > 0 ? part.trunk(m, j - 1) : -1, a, b, d, rhs, x, w)) {
+          Kokkos::atomic_fetch_max(&flag(tree_pivot), static_cast<int>(i));
+          break;
+        }
+      }
+      if (sweep.bad_rhs < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_rhs), static_cast<int>(sweep.bad_rhs));
+      // Substituted even after a failure (the solution is overwritten in step 4): no test on the
+      // path of a healthy neuron.
+      index_type bad = INT_MAX, previous_row = -1;
+      Value previous{};
+      for (int j = 0; j < count; ++j) {
+        const index_type i = part.trunk(m, j);
+        const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w);
+        if (bad == INT_MAX && !compat::isfinite(xi)) bad = i;
+        x(i) = xi;
+        previous = xi;
+        previous_row = i;
+      }
+      if (bad < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_x), static_cast<int>(bad));
+    }
+    member.team_barrier();  // the cut roots solved
+
+    // 3. The cut subtrees (increasing), and the pad rows shared out among the groups.
+    if (active) {
+      index_type bad = INT_MAX, pad_failed = INT_MAX, pad_bad_rhs = INT_MAX;
+      for (int k = group; k < groups; k += group_count) {
+        index_type previous_row = -1;
+        Value previous{};
+        for (int j = part.run_begin(m, k + 1) - 1; j >= part.run_begin(m, k); --j) {
+          const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
+          for (index_type i = first; i <= last; ++i) {
+            const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w);
+            if (!compat::isfinite(xi) && i < bad) bad = i;
+            x(i) = xi;
+            previous = xi;
+            previous_row = i;
+          }
+        }
+        // Padding: diagonal rows, as SerialHines solves them.
+        for (index_type i = n + k; i < solved; i += groups) {
+          const Matrix di = d(i);
+          if (!impl::usable_pivot(di) && i < pad_failed) pad_failed = i;
+          const Value ri = rhs(i);
+          if (!compat::isfinite(ri) && i < pad_bad_rhs) pad_bad_rhs = i;
+          const Value xi = ri / di;
+          if (!compat::isfinite(xi) && i < bad) bad = i;
+          x(i) = xi;
+        }
+      }
+      if (bad < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_x), static_cast<int>(bad));
+      if (pad_failed < INT_MAX) Kokkos::atomic_fetch_min(&flag(pad_pivot), static_cast<int>(pad_failed));
+      if (pad_bad_rhs < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_rhs), static_cast<int>(pad_bad_rhs));
+    }
+    member.team_barrier();  // every row written, every failure reported
+
+    // 4. The status, as SerialHines::invoke returns it.
+    if (active && group == 0) {
+      int code = status_code::ok;
+      if (flag(tree_pivot) >= 0) {
+        code = flag(tree_pivot) + 1;
+      } else if (flag(pad_pivot) != INT_MAX) {
+        code = flag(pad_pivot) + 1;
+      } else if (flag(bad_rhs) != INT_MAX || flag(bad_x) != INT_MAX) {
+        code = -((flag(bad_rhs) != INT_MAX ? flag(bad_rhs) : flag(bad_x)) + 1);
+      }
+      if (code != status_code::ok) poison_solution(solved, x);
+      if (op.status.data() != nullptr) op.status(s) = code;
+    }
+  }
+};
+
+}  // namespace tridiag::hines::impl

@@ -1,0 +1,405 @@
+// algo::SubtreeParallel (subtree_partition.hpp, subtree_parallel_kernel.hpp): several thread
+// groups per neuron on the subtrees of a cut tree. Bitwise equal to algo::PerNeuron (itself
+// checked against the oracle and the textbook sweep in test_hines_solve.cpp), status codes
+// included, for 1, 2, 3 and 8 groups and the automatic number, on every shared morphology and the
+// seed size classes, random trees, forests and the shapes that break a wrong sweep (numberings
+// that are not depth-first among them), mixed batches padded and grouped, in place, with and
+// without solving the pad rows, every layout, float and double; failures (zero pivots in a cut
+// subtree and in the trunk, non-finite right-hand sides) give PerNeuron's status and a NaN
+// solution. The cut itself on the host: disjoint runs and trunk covering every row, parents where
+// the kernel needs them, balanced groups; its cache in Morphologies; the automatic group count.
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <tridiag/algorithms/hines/hines_batch_builder.hpp>
+#include <tridiag/algorithms/hines/hines_solve.hpp>
+#include <tridiag/algorithms/hines/size_classes.hpp>
+#include <tridiag/algorithms/hines/subtree_partition.hpp>
+#include <utility>
+#include <vector>
+
+#include "hines/hines_checks.hpp"
+#include "hines/hines_solve_runs.hpp"
+#include "test_support.hpp"
+
+namespace tridiag::test {
+namespace {
+
+using hines::algo::SubtreeParallel;
+using hines::test::random_tree;
+using hines::test::test_cells;
+using hines::test::TestCell;
+
+/// The variants every comparison runs: automatic, and 1, 2, 3, 8 groups.
+const std::vector<SubtreeParallel>& variants() {
+  static const std::vector<SubtreeParallel> v = {SubtreeParallel{}, SubtreeParallel{1}, SubtreeParallel{2},
+                                                 SubtreeParallel{3}, SubtreeParallel{8}};
+  return v;
+}
+
+std::string name_of(const SubtreeParallel& options) {
+  return "SubtreeParallel{" + (options.warps == 0 ? std::string("auto") : std::to_string(options.warps)) +
+         (options.solve_padding ? "" : ", no padding") + "}";
+}
+
+/// The seed's six size classes (size_classes.hpp), discretised once per process.
+const std::vector<TestCell>& size_class_cells() {
+  static const std::vector<TestCell> cells = [] {
+    std::vector<TestCell> out;
+    for (const hines::SizeClass& c : hines::seed_size_classes) {
+      hines::DiscretizationOptions o;
+      o.max_length_um = c.max_length_um;
+      out.push_back({c.name, hines::discretize(hines::load_swc(hines::test::morphology_path(c.shared_file)), o)});
+    }
+    return out;
+  }();
+  return cells;
+}
+
+template <class C>
+class HinesSubtree : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(HinesSubtree, Configs, ConfigNames);
+
+TYPED_TEST(HinesSubtree, SharedMorphologiesAndSizeClassesEqualPerNeuron) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  std::vector<TestCell> cells(test_cells().begin(), test_cells().begin() + 11);  // the shared cells
+  for (const auto& c : size_class_cells()) cells.push_back(c);
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    SCOPED_TRACE(cells[c].name);
+    // 37 neurons: on a GPU a full team of 32 and a partial one.
+    const auto systems = population<S>(cells[c].cell, c == 0 ? 37 : 5, test_seed() + 100 * c);
+    const auto problem = hines::make_problem<S, L, M>(systems);
+    const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+    for (int k : reference.status) ASSERT_EQ(k, 0);
+    for (const auto& options : variants()) {
+      const auto r = run<TypeParam>(problem, options, c == 0);
+      EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(options);
+      EXPECT_EQ(r.status, reference.status) << name_of(options);
+    }
+  }
+}
+
+TYPED_TEST(HinesSubtree, TreesForestsAndBreakingShapesEqualPerNeuronPaddedGroupedAndInPlace) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  std::vector<HinesSystem> systems;
+  for (int n : {1, 2, 3, 7, 64, 200})
+    for (int forest : {0, 5}) systems.push_back(rounded<S>(random_tree(n, test_seed() + 7 * n + forest, forest)));
+  const auto shapes = fold_shapes(test_seed());  // numberings that are not depth-first among them
+  for (std::size_t k = 0; k < shapes.size(); ++k) systems.push_back(rounded<S>(on_tree(shapes[k], test_seed() + k)));
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
+    SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
+    const auto problem = hines::make_problem<S, L, M>(systems, grouping);
+    const auto reference = run<TypeParam>(problem);
+    for (const auto& options : variants()) {
+      const auto r = run<TypeParam>(problem, options, false);
+      EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(options);
+      EXPECT_EQ(r.status, reference.status) << name_of(options);
+      const auto in_place = run_in_place<TypeParam>(problem, options);
+      EXPECT_TRUE(same_bits(in_place.x, reference.x)) << name_of(options) << " in place";
+      EXPECT_EQ(in_place.status, reference.status) << name_of(options) << " in place";
+    }
+    // More groups than rows in every tree: single-row subtrees, trunks of cut roots only.
+    const auto r = run<TypeParam>(problem, SubtreeParallel{400}, false);
+    EXPECT_TRUE(same_bits(r.x, reference.x)) << "400 groups";
+  }
+}
+
+TYPED_TEST(HinesSubtree, MixedBatchesEqualPerNeuronWithAndWithoutPadding) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto& cells = test_cells();
+  std::vector<HinesSystem> mixed;
+  for (std::size_t k = 0; k < 3 * cells.size(); ++k)
+    mixed.push_back(rounded<S>(random_step(cells[(5 * k) % cells.size()].cell, test_seed() + k)));
+  const S sentinel = S(-12345.5);
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
+    SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
+    const auto problem = hines::make_problem<S, L, M>(mixed, grouping);
+    const index_type rows = problem.matrix.rows();
+    const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+    for (const auto& options : variants()) {
+      const auto r = run<TypeParam>(problem, options, false);
+      EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(options);
+      EXPECT_EQ(r.status, reference.status) << name_of(options);
+      for (std::size_t s = 0; s < mixed.size(); ++s) {
+        const index_type n = problem.size_of(problem.neuron_at_slot[s]);
+        for (index_type i = n; i < rows; ++i)
+          ASSERT_EQ(r.padded[s * rows + i], S(0)) << name_of(options) << ", slot " << s << ", pad row " << i;
+      }
+    }
+    for (bool in_place : {false, true}) {
+      const auto padded = solve_over_sentinel<TypeParam>(problem, hines::algo::PerNeuron{}, sentinel, in_place);
+      for (int warps : {0, 3}) {
+        const SubtreeParallel options{warps, false};
+        expect_padding_skipped(problem, padded, solve_over_sentinel<TypeParam>(problem, options, sentinel, in_place),
+                               sentinel, name_of(options) + (in_place ? " in place" : ""));
+      }
+    }
+  }
+}
+
+TYPED_TEST(HinesSubtree, FailuresGiveThePerNeuronStatusAndANaNSolution) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const S nan = nan_of<S>(), inf = std::numeric_limits<S>::infinity();
+  // A shared cell: failing pivots at a leaf (in a cut subtree), at the root (trunk), at both and at
+  // two leaves far apart (different groups: the highest is reported); NaN and infinite rhs in a
+  // subtree, at the root, in several places (the lowest is reported); healthy neurons between.
+  const auto& cell = test_cells().front().cell;
+  std::vector<HinesSystem> systems = population<S>(cell, 12, test_seed());
+  std::vector<bool> has_child(cell.size(), false);
+  for (int i = 1; i < cell.size(); ++i) has_child[cell.parent[i]] = true;
+  std::vector<int> leaves;
+  for (int i = 0; i < cell.size(); ++i)
+    if (!has_child[i]) leaves.push_back(i);
+  ASSERT_GE(leaves.size(), 4u);
+  const int low_leaf = leaves[1], high_leaf = leaves[leaves.size() - 2];
+  systems[1].d[high_leaf] = 0;
+  systems[2].d[0] = static_cast<double>(nan);  // the root's pivot: d(0) less its children's share
+  systems[3].d[0] = static_cast<double>(nan);
+  systems[3].d[low_leaf] = 0;
+  systems[4].d[low_leaf] = 0;
+  systems[4].d[high_leaf] = 0;
+  systems[6].rhs[high_leaf] = static_cast<double>(nan);
+  systems[7].rhs[0] = static_cast<double>(inf);
+  systems[8].rhs[high_leaf] = static_cast<double>(nan);
+  systems[8].rhs[low_leaf] = static_cast<double>(-inf);
+  systems[9].rhs[high_leaf] = static_cast<double>(nan);
+  systems[9].d[low_leaf] = 0;  // a pivot outranks a bad rhs
+  // The small tree whose sweep reads rhs out of row order, as test_hines_solve.cpp's cases.
+  const std::vector<std::vector<std::pair<int, S>>> bad_rhs = {
+      {{0, nan}, {2, nan}}, {{1, nan}, {2, nan}}, {{3, inf}, {0, nan}}, {{2, -inf}}, {{3, nan}}, {}};
+  for (std::size_t c = 0; c < bad_rhs.size(); ++c) {
+    HinesSystem sys = rounded<S>(on_tree({-1, 0, 1, 0}, test_seed() + c));
+    for (const auto& [row, value] : bad_rhs[c]) sys.rhs[row] = static_cast<double>(value);
+    if (c + 1 == bad_rhs.size()) {
+      sys.rhs[0] = static_cast<double>(nan);
+      sys.d[3] = 0;
+    }
+    systems.push_back(sys);
+  }
+  const S sentinel = S(7);
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
+    SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
+    const auto problem = hines::make_problem<S, L, M>(systems, grouping);
+    const auto expected = solve_over_sentinel<TypeParam>(problem, hines::algo::PerNeuron{}, sentinel, false);
+    std::vector<int> codes(systems.size());
+    for (std::size_t s = 0; s < systems.size(); ++s) codes[problem.neuron_at_slot[s]] = expected.status[s];
+    const std::vector<int> leading = {0,
+                                      high_leaf + 1,
+                                      1,
+                                      low_leaf + 1,
+                                      high_leaf + 1,
+                                      0,
+                                      -(high_leaf + 1),
+                                      -1,
+                                      -(low_leaf + 1),
+                                      low_leaf + 1,
+                                      0,
+                                      0,
+                                      -1,
+                                      -2,
+                                      -1,
+                                      -3,
+                                      -4,
+                                      4};
+    ASSERT_EQ(codes, leading) << "PerNeuron";
+    for (auto options : variants()) {
+      SCOPED_TRACE(name_of(options));
+      const auto r = solve_over_sentinel<TypeParam>(problem, options, sentinel, false);
+      EXPECT_EQ(r.status, expected.status);
+      EXPECT_TRUE(same_bits(r.x, expected.x));  // NaN on every row of a failed neuron, over a finite x
+      options.solve_padding = false;
+      expect_padding_skipped(problem, expected, solve_over_sentinel<TypeParam>(problem, options, sentinel, false),
+                             sentinel, name_of(options));
+    }
+  }
+}
+
+TYPED_TEST(HinesSubtree, WorkspaceIsUsedAndBadOptionsThrowBeforeWriting) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto systems = population<S>(size_class_cells().front().cell, 5, test_seed());
+  const auto problem = hines::make_problem<S, L, M>(systems);
+  const index_type neurons = problem.matrix.systems(), rows = problem.matrix.rows();
+  const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+  typename TypeParam::exec exec;
+  hines::Workspace<S, L, M> workspace("w", neurons, rows);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    BatchVector<S, L, M> x("x", neurons, rows);
+    hines::solve(exec, problem.matrix, problem.rhs, x, {}, workspace, SubtreeParallel{3});
+    EXPECT_TRUE(same_bits(hines::copy_solution(problem, x), reference.x)) << "repeat " << repeat;
+  }
+  BatchVector<S, L, M> x("x", neurons, rows);
+  fill_storage(x, nan_of<S>());
+  hines::Workspace<S, L, M> wrong("w", neurons + 1, rows);
+  EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, {}, wrong, SubtreeParallel{}),
+               tridiag::invalid_argument);
+  EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, {}, {}, SubtreeParallel{-1}),
+               tridiag::invalid_argument);
+  exec.fence();
+  for (S v : download(x)) ASSERT_TRUE(v != v) << "x was written";
+  const auto empty = hines::make_problem<S, L, M>({});
+  EXPECT_TRUE(run<TypeParam>(empty, SubtreeParallel{}).x.empty());
+}
+
+// ---- the cut (host) ----------------------------------------------------------------------------
+template <class C>
+class HinesSubtreeCut : public KokkosTest {};
+using CutConfigs = to_gtest<product<list<double>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(HinesSubtreeCut, CutConfigs, ConfigNames);
+
+/// The trees of the cut tests: every test cell, the seed size classes, the breaking shapes and
+/// random trees and forests.
+std::vector<std::vector<int>> cut_trees() {
+  std::vector<std::vector<int>> trees;
+  for (const auto& c : test_cells()) trees.push_back(c.cell.parent);
+  for (const auto& c : size_class_cells()) trees.push_back(c.cell.parent);
+  for (const auto& shape : fold_shapes(test_seed())) trees.push_back(shape);
+  for (int n : {1, 2, 5, 64, 300})
+    for (int forest : {0, 7}) trees.push_back(random_tree(n, test_seed() + n + forest, forest).parent);
+  return trees;
+}
+
+/// Checks the cut of `parent` for `groups` groups against its definition (subtree_partition.hpp).
+void expect_valid_cut(const std::vector<int>& parent, int groups, const std::string& what) {
+  SCOPED_TRACE(what + ", " + std::to_string(groups) + " groups");
+  const int n = static_cast<int>(parent.size());
+  const auto cut = hines::impl::partition_tree(parent.data(), n, groups);
+  ASSERT_EQ(static_cast<int>(cut.runs.size()), groups);
+  std::vector<int> size(n, 1);
+  for (int i = n - 1; i >= 0; --i)
+    if (parent[i] >= 0) size[parent[i]] += size[i];
+  const int target = (n + groups - 1) / groups;
+  // owner[i]: -1 trunk, else the group whose runs hold row i; every row exactly once.
+  std::vector<int> owner(n, -2);
+  ASSERT_TRUE(std::is_sorted(cut.trunk.begin(), cut.trunk.end()));
+  for (int t : cut.trunk) {
+    ASSERT_TRUE(t >= 0 && t < n);
+    ASSERT_EQ(owner[t], -2) << "row " << t << " twice";
+    owner[t] = -1;
+  }
+  int total = 0;
+  std::vector<int> load(groups, 0);
+  for (int g = 0; g < groups; ++g) {
+    int below = n;  // runs in decreasing order, apart
+    for (const auto& [first, last] : cut.runs[g]) {
+      ASSERT_LE(first, last);
+      ASSERT_LT(last, below) << "group " << g << ": runs not decreasing";
+      below = first;
+      for (int i = first; i <= last; ++i) {
+        ASSERT_TRUE(i >= 0 && i < n);
+        ASSERT_EQ(owner[i], -2) << "row " << i << " twice";
+        owner[i] = g;
+      }
+      load[g] += last - first + 1;
+    }
+    total += load[g];
+  }
+  for (int i = 0; i < n; ++i) ASSERT_NE(owner[i], -2) << "row " << i << " in no list";
+  std::vector<bool> is_cut_root(n, false);
+  for (int i = 0; i < n; ++i) {
+    const int p = parent[i];
+    is_cut_root[i] = size[i] <= target && (p < 0 || size[p] > target);
+    if (owner[i] == -1) {
+      // Trunk: a cut root or above one (more than `target` rows below), its parent in the trunk
+      // and no cut root.
+      ASSERT_TRUE(is_cut_root[i] || size[i] > target) << "trunk row " << i;
+      if (p >= 0) ASSERT_TRUE(owner[p] == -1 && size[p] > target) << "trunk row " << i << ", parent " << p;
+    } else {
+      // A group's row: not a root; its parent in the same group or the root of its cut subtree.
+      ASSERT_GE(p, 0) << "row " << i << " is a root";
+      ASSERT_LE(size[i], target) << "row " << i;
+      ASSERT_TRUE(owner[p] == owner[i] || (owner[p] == -1 && is_cut_root[p])) << "row " << i << ", parent " << p;
+    }
+  }
+  // Every cut subtree in one group, and the groups balanced: at most a subtree above an even share.
+  for (int i = 0; i < n; ++i)
+    if (owner[i] >= 0 && owner[parent[i]] >= 0) ASSERT_EQ(owner[i], owner[parent[i]]);
+  for (int g = 0; g < groups; ++g) EXPECT_LE(load[g], (total + groups - 1) / groups + target) << "group " << g;
+}
+
+TYPED_TEST(HinesSubtreeCut, TheCutCoversEveryRowOnceWithParentsWhereTheKernelNeedsThem) {
+  const auto trees = cut_trees();
+  for (std::size_t t = 0; t < trees.size(); ++t)
+    for (int groups : {1, 2, 3, 4, 7, 8, 16, 32, 1000})
+      expect_valid_cut(trees[t], groups, "tree " + std::to_string(t) + " (" + std::to_string(trees[t].size()) + " rows)");
+  // One group: every row but the roots in its runs, the roots the trunk.
+  const auto one = hines::impl::partition_tree(trees[0].data(), static_cast<index_type>(trees[0].size()), 1);
+  EXPECT_EQ(one.trunk, std::vector<int>{0});
+  // Depth-first numberings (the discretised cells): a cut subtree is one run, so the groups have
+  // no more runs than there are cut roots, all in the trunk.
+  for (const auto& cell : size_class_cells()) {
+    const auto& p = cell.cell.parent;
+    const auto cut = hines::impl::partition_tree(p.data(), static_cast<index_type>(p.size()), 16);
+    std::size_t runs = 0;
+    for (const auto& g : cut.runs) runs += g.size();
+    EXPECT_LE(runs, cut.trunk.size()) << cell.name;
+  }
+}
+
+TYPED_TEST(HinesSubtreeCut, MorphologiesBuildEachPartitionOnceAndShareIt) {
+  using M = typename TypeParam::memory;
+  const auto trees = cut_trees();
+  const auto morphologies = hines::make_morphologies<M>(trees);
+  const auto copy = morphologies;
+  const auto& three = morphologies.subtree_partition(3);
+  EXPECT_EQ(&three, &morphologies.subtree_partition(3)) << "built again";
+  EXPECT_EQ(&three, &copy.subtree_partition(3)) << "copies share the partitions";
+  EXPECT_NE(&three, &morphologies.subtree_partition(4));
+  EXPECT_EQ(three.groups, 3);
+  // The device tables hold partition_tree's cut of every morphology.
+  const auto begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), three.run_begin);
+  const auto runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), three.runs);
+  const auto trunk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), three.trunk);
+  const auto trunk_size = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), three.trunk_size);
+  index_type longest = 0;
+  for (std::size_t m = 0; m < trees.size(); ++m) {
+    const auto cut = hines::impl::partition_tree(trees[m].data(), static_cast<index_type>(trees[m].size()), 3);
+    ASSERT_EQ(trunk_size(m), static_cast<int>(cut.trunk.size())) << "morphology " << m;
+    longest = std::max<index_type>(longest, static_cast<index_type>(cut.trunk.size()));
+    for (std::size_t j = 0; j < cut.trunk.size(); ++j) ASSERT_EQ(trunk(m, j), cut.trunk[j]);
+    ASSERT_EQ(begin(m, 0), 0);
+    for (int g = 0; g < 3; ++g) {
+      ASSERT_EQ(begin(m, g + 1) - begin(m, g), static_cast<int>(cut.runs[g].size())) << "morphology " << m;
+      for (std::size_t j = 0; j < cut.runs[g].size(); ++j) {
+        ASSERT_EQ(runs(m, 2 * (begin(m, g) + j)), cut.runs[g][j].first);
+        ASSERT_EQ(runs(m, 2 * (begin(m, g) + j) + 1), cut.runs[g][j].second);
+      }
+    }
+  }
+  EXPECT_EQ(three.longest_trunk, longest);
+  // A default-constructed Morphologies has none.
+  EXPECT_EQ(hines::Morphologies<M>().subtree_partition(2).groups, 0);
+}
+
+TYPED_TEST(HinesSubtreeCut, TheAutomaticGroupCount) {
+  using E = typename TypeParam::exec;
+  using hines::impl::subtree_groups;
+  // A GPU: about 64 rows per warp, 1 to 32 warps; given warps always win; host spaces 1.
+  EXPECT_EQ(subtree_groups(true, 1, 0), 1);
+  EXPECT_EQ(subtree_groups(true, 127, 0), 1);
+  EXPECT_EQ(subtree_groups(true, 128, 0), 2);
+  EXPECT_EQ(subtree_groups(true, 1057, 0), 16);
+  EXPECT_EQ(subtree_groups(true, 4035, 0), 32);
+  EXPECT_EQ(subtree_groups(true, 4035, 5), 5);
+  EXPECT_EQ(subtree_groups(false, 4035, 0), 1);
+  EXPECT_EQ(subtree_groups(false, 4035, 7), 7);
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
+  EXPECT_EQ(hines::subtree_parallel_groups<E>(1057), host ? 1 : 16);
+  EXPECT_EQ(hines::subtree_parallel_groups<E>(1057, SubtreeParallel{4}), 4);
+}
+
+}  // namespace
+}  // namespace tridiag::test
