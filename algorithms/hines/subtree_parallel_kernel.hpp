@@ -57,7 +57,10 @@ struct SubtreeParallelKernel {
   };
 
   /// Team scratch (bytes): the failure flags of the team's neurons.
-  static std::size_t scratch_bytes(int lanes) { return static_cast<std::size_t>(lanes) * flag_count * sizeof(int); }
+  /// (KOKKOS_INLINE_FUNCTION: the kernel calls it too.)
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes) {
+    return static_cast<std::size_t>(lanes) * flag_count * sizeof(int);
+  }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
