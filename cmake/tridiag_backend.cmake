@@ -14,5 +14,5 @@ endif()
 # A host function called from device code is only a warning for nvcc (#20014-D), and the kernel
 # then silently does nothing on the GPU: an error in this project's own targets (not exported).
 if(TRIDIAG_HAVE_CUDA)
-  add_compile_options(-Xcudafe --diag_error=20014)
+  add_compile_options("SHELL:-Xcudafe --diag_error=20014")  # SHELL: CMake would de-duplicate a second -Xcudafe
 endif()
