@@ -574,8 +574,9 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
     // The partition is built here, once, outside the timed region (the solve would on first use).
     const int groups = hines::subtree_parallel_groups<Exec>(pt.pop.rows, options);
     const auto& partition = bt.batch.morphologies().subtree_partition(groups);
-    row.note = std::to_string(groups) + " groups per neuron, trunk up to " + std::to_string(partition.longest_trunk) +
-               " rows";
+    row.note = std::to_string(groups) + " groups per neuron, " + std::to_string(partition.levels) +
+               " levels, trunk up to " + std::to_string(partition.longest_trunk) + " rows, longest chain " +
+               std::to_string(partition.critical_rows) + " rows";
   }
   if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";
   row.timing = time_on(exec, ctx.options.repetitions(),
@@ -823,7 +824,7 @@ std::vector<std::string> hines_csv_notes() {
       "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic; "
       "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "
       "neuron), hines_subtree_parallel4/8/16 = the same with 4/8/16 groups (warps on a GPU), the console note gives the "
-      "groups and the longest trunk; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "
+      "groups, levels, the longest trunk and chain; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "
       "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 note compares "
       "with the same-morphology hines / hines_subtree_parallel rows); "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "

@@ -20,7 +20,7 @@
 //                          Flat), the sweeps run in scratch; one or several neurons per team.
 //                          BranchParallel where it does not fit.
 //   algo::SubtreeParallel  a team of several warps per 32 neurons, each thread on one neuron:
-//                          the tree cut into subtrees the warps eliminate at the same time
+//                          the tree cut, in levels, into subtrees the warps eliminate at once
 //                          (subtree_partition.hpp, subtree_parallel_kernel.hpp), every access
 //                          coalesced on Interleaved and BlockInterleaved<32>: batches of large
 //                          cells too small to fill a GPU with one thread per neuron.
@@ -104,9 +104,9 @@ struct StagedBranchParallel {
 /// an interleaved layout stays coalesced (subtree_parallel_kernel.hpp): a team of `warps` warps
 /// solves 32 consecutive neurons, lane l of every warp on the team's neuron l. Each neuron's tree
 /// is cut into subtrees of at most ceil(n / warps) rows, dealt out to the warps, which eliminate
-/// and later substitute them at the same time, and the trunk above them, which warp 0 finishes
-/// alone in between (subtree_partition.hpp; built once per morphology and number of warps, on
-/// first use). For batches of large cells too small to fill a GPU with one thread per neuron
+/// and later substitute them at the same time; what is left is cut again in further levels while
+/// that shortens the longest chain, and the trunk left at the end warp 0 finishes alone in between
+/// (subtree_partition.hpp; built once per morphology and number of warps, on first use). For batches of large cells too small to fill a GPU with one thread per neuron
 /// (25,600 neurons of thousands of compartments) on layouts::Interleaved or BlockInterleaved<32>;
 /// correct on every layout. Fastest when the 32 neurons of a team share a morphology (one
 /// morphology per batch, or Grouping::by_morphology); a mixed team is correct, each lane following
@@ -247,15 +247,17 @@ struct Operands {
 };
 
 /// Kernel of algo::PerNeuron (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
-template <class Operands>
+/// SolvePadding: algo::PerNeuron::solve_padding, a template argument because a run-time choice of
+/// the row count costs registers (double BlockInterleaved<32> on sm_90: 66 instead of 64, 12% fewer
+/// warps per multiprocessor, 18% slower at 256,000 neurons).
+template <class Operands, bool SolvePadding>
 struct PerNeuronKernel {
   Operands op;
-  bool solve_padding;  ///< algo::PerNeuron::solve_padding
   KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
     const int m = morphology_of(op.ids, s);
     const index_type n = op.sizes(m);
     // Without the pad rows, the neuron is a system of its own n rows.
-    const int code = SerialHines::invoke(n, solve_padding ? op.rows : n, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
+    const int code = SerialHines::invoke(n, SolvePadding ? op.rows : n, op.link_rows(m), rows_of(op.a, s), rows_of(op.b, s),
                                          rows_of(op.d, s), rows_of(op.rhs, s), rows_of(op.x, s), rows_of(op.w, s));
     if (op.status.data() != nullptr) op.status(s) = code;
   }
@@ -467,9 +469,11 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
-    const impl::PerNeuronKernel<Operands> kernel{operands(), algorithm.solve_padding};
-    Kokkos::parallel_for("tridiag::hines::solve",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, systems), kernel);
+    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>> policy(exec, 0, systems);
+    if (algorithm.solve_padding)
+      Kokkos::parallel_for("tridiag::hines::solve", policy, impl::PerNeuronKernel<Operands, true>{operands()});
+    else
+      Kokkos::parallel_for("tridiag::hines::solve", policy, impl::PerNeuronKernel<Operands, false>{operands()});
   } else {
     constexpr int BS = Algorithm::block_size;
     const std::size_t bytes = block_shared_scratch_bytes<BS, Value>(rows);

@@ -3,21 +3,23 @@
 // thread still on one neuron at a time, so that every global access of an interleaved layout
 // stays coalesced. A team of groups x lanes threads solves `lanes` consecutive neurons (lanes =
 // 32 on a GPU: a group is a warp, lane l of every warp on neuron league_rank * 32 + l; 1 on host
-// spaces). Per neuron (subtree_partition.hpp gives the rows):
-//   1. each group eliminates its cut subtrees (all rows but their roots), rows in decreasing order,
-//      exactly as SerialHines does (impl::HinesElimination, serial_hines.hpp); barrier;
-//   2. group 0 eliminates the trunk (cut roots, then the rows above them, down to the roots), then
-//      substitutes it (roots first); barrier;
-//   3. each group substitutes its cut subtrees, rows in increasing order, and solves its share of
-//      the pad rows; barrier;
+// spaces). Per neuron (subtree_partition.hpp gives the rows and levels):
+//   1. level after level, each group eliminates its cut subtrees of the level (all rows but
+//      their roots), rows in decreasing order, exactly as SerialHines does
+//      (impl::HinesElimination, serial_hines.hpp); a barrier after each level;
+//   2. group 0 eliminates the trunk (what the levels left, down to the roots), then substitutes it
+//      (roots first); barrier;
+//   3. level after level, the last first, each group substitutes its cut subtrees of the level,
+//      rows in increasing order, and at level 0 its share of the pad rows; a barrier after each;
 //   4. group 0 combines the failures the groups found into SerialHines' status code and, for a
 //      failed neuron, writes NaN over its x.
 // Every parent is reduced by its children in decreasing child order, with the same operations as
 // the sequential sweep: results and status codes are bitwise those of algo::PerNeuron.
 //
-// Failures: each group stops eliminating at its first (highest) failing pivot and reports it
-// after the sweep; the highest over groups is the sequential sweep's (a row's pivot depends only
-// on the rows above it, so every failure above the highest one is genuine and found). Rows the
+// Failures: each group stops eliminating a level at its first (highest) failing pivot, starts the
+// next level afresh, and reports the highest after the sweep; the highest over groups is the
+// sequential sweep's (a row's pivot depends only on the rows of its subtree, all above it: no row
+// above the sequential sweep's failing row fails, and that row is reached and fails). Rows the
 // sweeps compute after a failure are garbage, overwritten by NaN in step 4. The lowest non-finite
 // rhs and x rows are minima over the groups. Barriers are reached by every thread of the team,
 // whatever its neuron (a lane past the end of the batch walks nothing).
@@ -88,26 +90,30 @@ struct SubtreeParallelKernel {
       flag(pad_pivot) = INT_MAX;
     }
 
-    // 1. The cut subtrees, each group its runs (decreasing), up to its first failing pivot.
+    // 1. The cut subtrees, level after level, each group its runs (decreasing), each level up to
+    // its first failing pivot.
     index_type failed = -1, lowest_bad_rhs = INT_MAX;
-    if (active) {
-      for (int k = group; k < groups; k += group_count) {
-        HinesElimination<Matrix, Value> sweep(INT_MAX);
-        bool ok = true;
-        for (int j = part.run_begin(m, k); ok && j < part.run_begin(m, k + 1); ++j) {
-          const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
-          for (index_type i = last; i >= first; --i) {
-            if (!sweep.step(i, links(i), i > first ? i - 1 : -1, a, b, d, rhs, x, w)) {
-              if (i > failed) failed = i;
-              ok = false;
-              break;
+    for (int level = 0; level < part.levels; ++level) {
+      if (active) {
+        for (int k = group; k < groups; k += group_count) {
+          const int slot = level * groups + k;
+          HinesElimination<Matrix, Value> sweep(INT_MAX);
+          bool ok = true;
+          for (int j = part.run_begin(m, slot); ok && j < part.run_begin(m, slot + 1); ++j) {
+            const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
+            for (index_type i = last; i >= first; --i) {
+              if (!sweep.step(i, links(i), i > first ? i - 1 : -1, a, b, d, rhs, x, w)) {
+                if (i > failed) failed = i;
+                ok = false;
+                break;
+              }
             }
           }
+          if (sweep.bad_rhs < lowest_bad_rhs) lowest_bad_rhs = sweep.bad_rhs;
         }
-        if (sweep.bad_rhs < lowest_bad_rhs) lowest_bad_rhs = sweep.bad_rhs;
       }
+      member.team_barrier();  // the flags reset, the level's cut roots reduced
     }
-    member.team_barrier();  // the flags reset, the cut roots reduced
 
     // 2. The trunk, by group 0; every group reports what step 1 found.
     if (active) {
@@ -141,38 +147,45 @@ struct SubtreeParallelKernel {
     }
     member.team_barrier();  // the cut roots solved
 
-    // 3. The cut subtrees (increasing), and the pad rows shared out among the groups.
-    if (active) {
-      index_type bad = INT_MAX, pad_failed = INT_MAX, pad_bad_rhs = INT_MAX;
-      for (int k = group; k < groups; k += group_count) {
-        index_type previous_row = -1;
-        Value previous{};
-        for (int j = part.run_begin(m, k + 1) - 1; j >= part.run_begin(m, k); --j) {
-          const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
-          for (index_type i = first; i <= last; ++i) {
-            const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w);
+    // 3. The cut subtrees, the last level first, each group its runs (increasing); at level 0
+    // also the pad rows, shared out among the groups.
+    index_type bad = INT_MAX, pad_failed = INT_MAX, pad_bad_rhs = INT_MAX;
+    for (int level = part.levels - 1; level >= 0; --level) {
+      if (active) {
+        for (int k = group; k < groups; k += group_count) {
+          const int slot = level * groups + k;
+          index_type previous_row = -1;
+          Value previous{};
+          for (int j = part.run_begin(m, slot + 1) - 1; j >= part.run_begin(m, slot); --j) {
+            const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
+            for (index_type i = first; i <= last; ++i) {
+              const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w);
+              if (!compat::isfinite(xi) && i < bad) bad = i;
+              x(i) = xi;
+              previous = xi;
+              previous_row = i;
+            }
+          }
+          if (level > 0) continue;
+          // Padding: diagonal rows, as SerialHines solves them.
+          for (index_type i = n + k; i < solved; i += groups) {
+            const Matrix di = d(i);
+            if (!impl::usable_pivot(di) && i < pad_failed) pad_failed = i;
+            const Value ri = rhs(i);
+            if (!compat::isfinite(ri) && i < pad_bad_rhs) pad_bad_rhs = i;
+            const Value xi = ri / di;
             if (!compat::isfinite(xi) && i < bad) bad = i;
             x(i) = xi;
-            previous = xi;
-            previous_row = i;
           }
         }
-        // Padding: diagonal rows, as SerialHines solves them.
-        for (index_type i = n + k; i < solved; i += groups) {
-          const Matrix di = d(i);
-          if (!impl::usable_pivot(di) && i < pad_failed) pad_failed = i;
-          const Value ri = rhs(i);
-          if (!compat::isfinite(ri) && i < pad_bad_rhs) pad_bad_rhs = i;
-          const Value xi = ri / di;
-          if (!compat::isfinite(xi) && i < bad) bad = i;
-          x(i) = xi;
-        }
       }
-      if (bad < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_x), static_cast<int>(bad));
-      if (pad_failed < INT_MAX) Kokkos::atomic_fetch_min(&flag(pad_pivot), static_cast<int>(pad_failed));
-      if (pad_bad_rhs < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_rhs), static_cast<int>(pad_bad_rhs));
+      if (level == 0 && active) {
+        if (bad < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_x), static_cast<int>(bad));
+        if (pad_failed < INT_MAX) Kokkos::atomic_fetch_min(&flag(pad_pivot), static_cast<int>(pad_failed));
+        if (pad_bad_rhs < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_rhs), static_cast<int>(pad_bad_rhs));
+      }
+      member.team_barrier();  // the level's rows written (after level 0: every failure reported)
     }
-    member.team_barrier();  // every row written, every failure reported
 
     // 4. The status, as SerialHines::invoke returns it.
     if (active && group == 0) {

@@ -1,34 +1,40 @@
 #pragma once
 // How algo::SubtreeParallel (hines_solve.hpp, subtree_parallel_kernel.hpp) shares one neuron
-// among `groups` thread groups: the tree cut into disjoint subtrees, small enough that the groups
-// eliminate them at the same time, and the "trunk" above them, which one group then finishes.
+// among `groups` thread groups: the tree cut, level after level, into disjoint subtrees small
+// enough that the groups eliminate them at the same time, and what is left at the end, the
+// "trunk", which one group then finishes.
 //
-// The cut, for a tree (or forest) of n rows in a Hines numbering (parent(i) < i), size(v) = rows
-// of the subtree of v (v included), target = ceil(n / groups):
+// One level, on the rows not eliminated yet (level 0: all n rows; they always form a tree, or a
+// forest, closed under parent), size(v) = rows of the subtree of v among them (v included),
+// target = ceil(rows / groups):
 //   cut root   a row v with size(v) <= target whose parent is a root's (-1) or has
 //              size(parent) > target: the largest subtrees of at most `target` rows. Their
-//              subtrees are disjoint, and every row is in one of them or above one, in the trunk;
-//   trunk      the rows with size > target (all ancestors of cut roots) and the cut roots
-//              themselves, in increasing row order: the parent of a trunk row is a trunk row, so
-//              the trunk is eliminated (last row first) and substituted (first row first) on its
-//              own, once the cut subtrees are done;
-//   groups     the cut subtrees dealt out to the groups so that each gets about the same number
-//              of rows (largest subtree first, to the group with the fewest rows so far); group k
-//              eliminates the rows of its subtrees except their roots: every such row's parent is
-//              in the same subtree.
-// A group walks its rows as maximal runs of consecutive rows, all runs in decreasing order for
-// the elimination (any decreasing order reduces each parent by its children in decreasing child
-// order, as the sequential sweep does: the same bits) and increasing order for the substitution.
-// In a depth-first numbering (SWC files, the discretisation) a subtree is the range [v, v +
-// size(v)), so a subtree is one run (less its root); any other Hines numbering works too, in more
-// runs. Rows n..rows-1 (padding of a mixed batch) are in no list.
+//              subtrees are disjoint, and every row is in one of them or above one;
+//   eliminated the rows of the cut subtrees except their roots, dealt out to the groups by
+//              subtree so that each gets about the same number of rows (largest subtree first, to
+//              the group with the fewest rows so far): every such row's parent is in the same
+//              subtree, and all children of a row are eliminated in one group, or none of them;
+//   left       the cut roots and the rows above them (size > target): the next level's tree.
+// Levels go on while one more pays: while its largest group plus what it leaves is shorter than
+// what is left now by more than a level's barriers (`level_cost` rows), at most `max_levels`.
+// Then the trunk (the rows left, increasing) is eliminated (last row first) and substituted
+// (first row first) by one group. A path only loses its last `target` rows per level, so the
+// longest root-to-leaf path bounds what levels can do.
+// Every row's children are reduced by one group in one level (or all in the trunk), in
+// decreasing order, as the sequential sweep does: the same bits.
+// A group walks its rows of a level as maximal runs of consecutive rows, in decreasing order for
+// the elimination and increasing order for the substitution. In a depth-first numbering (SWC
+// files, the discretisation) a subtree is the range [v, v + size(v)), so a cut subtree is one
+// run (less its root); any other Hines numbering works too, in more runs. Rows n..rows-1
+// (padding of a mixed batch) are in no list.
 //
 // Built on the host, lazily, once per Morphologies and number of groups
 // (Morphologies::subtree_partition, hines_batch.hpp), and copied to the device. Per morphology m
-// (row-major Views, padded to the largest morphology):
-//   run_begin(m, k)   group k's runs are runs(m, 2 j), runs(m, 2 j + 1) = first, last row, for
-//                     run_begin(m, k) <= j < run_begin(m, k + 1), in decreasing row order
-//   trunk(m, j)       the trunk, 0 <= j < trunk_size(m), increasing
+// (row-major Views, padded to the largest morphology), slot = level * groups + group:
+//   run_begin(m, slot)  the slot's runs are runs(m, 2 j), runs(m, 2 j + 1) = first, last row, for
+//                       run_begin(m, slot) <= j < run_begin(m, slot + 1), in decreasing row order
+//                       (levels past a morphology's own are empty)
+//   trunk(m, j)         the trunk, 0 <= j < trunk_size(m), increasing
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -46,41 +52,57 @@ struct SubtreePartition {
   using table = Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace>;
   using column = Kokkos::View<int*, MemorySpace>;
   int groups = 0;
+  int levels = 0;  ///< the most levels of a morphology: the kernel's loops (and barriers)
   table run_begin, runs, trunk;
   column trunk_size;
   index_type longest_trunk = 0;  ///< the most trunk rows of a morphology (what one group walks alone)
+  /// The longest chain of a morphology: per level its largest group, then its trunk (rows walked
+  /// one after another between barriers, each sweep).
+  index_type critical_rows = 0;
 };
 
 namespace impl {
 
 /// The cut of one tree (see the file comment) on the host.
 struct TreePartition {
-  std::vector<int> trunk;                          ///< increasing
-  std::vector<std::vector<std::pair<int, int>>> runs;  ///< per group: (first, last), decreasing
+  int levels = 0;
+  std::vector<int> trunk;                                  ///< increasing
+  std::vector<std::vector<std::pair<int, int>>> runs;      ///< per slot (level * groups + group):
+                                                           ///< (first, last), decreasing
+  index_type critical_rows = 0;                            ///< sum over levels of the largest group, plus the trunk
 };
 
-/// Cuts the tree of n rows (parent: n entries, a Hines numbering) for `groups` >= 1 groups.
-inline TreePartition partition_tree(const int* parent, index_type n, int groups) {
-  TreePartition t;
-  t.runs.resize(static_cast<std::size_t>(groups));
-  if (n == 0) return t;
-  std::vector<index_type> size(static_cast<std::size_t>(n), 1);
-  for (index_type i = n - 1; i > 0; --i)
-    if (parent[i] >= 0) size[parent[i]] += size[i];
-  const index_type target = (n + groups - 1) / groups;
-  // cut_root_of[i]: the cut root whose subtree holds i, or -1 for a row above every cut root.
+/// A level's cost in rows beyond its largest group (its barriers, two per sweep), and the most
+/// levels: what partition_tree weighs a further level against.
+constexpr index_type level_cost = 8;
+constexpr int max_levels = 16;
+
+/// One level of the cut of the rows with alive[i] (see the file comment): per group the rows it
+/// eliminates, as runs, and the largest group's rows; clears alive[] of the eliminated rows.
+inline index_type cut_level(const int* parent, index_type n, int groups, std::vector<char>& alive,
+                            std::vector<std::vector<std::pair<int, int>>>& runs) {
+  runs.assign(static_cast<std::size_t>(groups), {});
+  index_type count = 0;
+  std::vector<index_type> size(static_cast<std::size_t>(n), 0);
+  for (index_type i = 0; i < n; ++i) count += alive[i] ? 1 : 0;
+  for (index_type i = n - 1; i >= 0; --i)
+    if (alive[i]) {
+      size[i] += 1;
+      if (parent[i] >= 0) size[parent[i]] += size[i];  // a live row's parent is live
+    }
+  const index_type target = (count + groups - 1) / groups;
+  // cut_root_of[i]: the cut root whose subtree holds i, or -1 for a row left for the next level.
   std::vector<int> cut_root_of(static_cast<std::size_t>(n), -1);
   std::vector<int> cut_roots;
   std::vector<index_type> load;  // rows of each cut subtree less its root
   for (index_type i = 0; i < n; ++i) {
+    if (!alive[i]) continue;
     const int p = parent[i];
-    if (size[i] > target) {
-      t.trunk.push_back(static_cast<int>(i));
-    } else if (p < 0 || size[p] > target) {
+    if (size[i] > target) continue;
+    if (p < 0 || size[p] > target) {
       cut_root_of[i] = static_cast<int>(i);
       cut_roots.push_back(static_cast<int>(i));
       load.push_back(size[i] - 1);
-      t.trunk.push_back(static_cast<int>(i));
     } else {
       cut_root_of[i] = cut_root_of[p];
     }
@@ -101,7 +123,10 @@ inline TreePartition partition_tree(const int* parent, index_type n, int groups)
   // Each group's rows (cut subtrees less their roots) as maximal runs, last row first.
   std::vector<int> group_of_row(static_cast<std::size_t>(n), -1);
   for (index_type i = 0; i < n; ++i)
-    if (cut_root_of[i] >= 0 && cut_root_of[i] != i) group_of_row[i] = group_of_root[cut_root_of[i]];
+    if (cut_root_of[i] >= 0 && cut_root_of[i] != i) {
+      group_of_row[i] = group_of_root[cut_root_of[i]];
+      alive[i] = 0;
+    }
   for (index_type i = n - 1; i >= 0;) {
     const int g = group_of_row[i];
     if (g < 0) {
@@ -110,8 +135,39 @@ inline TreePartition partition_tree(const int* parent, index_type n, int groups)
     }
     const index_type last = i;
     while (i >= 0 && group_of_row[i] == g) --i;
-    t.runs[g].push_back({static_cast<int>(i + 1), static_cast<int>(last)});
+    runs[g].push_back({static_cast<int>(i + 1), static_cast<int>(last)});
   }
+  return *std::max_element(rows_of_group.begin(), rows_of_group.end());
+}
+
+/// Cuts the tree of n rows (parent: n entries, a Hines numbering) for `groups` >= 1 groups, in
+/// levels while they pay (see the file comment).
+inline TreePartition partition_tree(const int* parent, index_type n, int groups) {
+  TreePartition t;
+  std::vector<char> alive(static_cast<std::size_t>(n), 1);
+  index_type left = n;  // rows not eliminated yet
+  while (t.levels < max_levels && left > 0) {
+    std::vector<char> next = alive;
+    std::vector<std::vector<std::pair<int, int>>> runs;
+    const index_type largest = cut_level(parent, n, groups, next, runs);
+    index_type next_left = 0;
+    for (char a : next) next_left += a ? 1 : 0;
+    // The first level always (the single-level cut); a further one if it shortens the chain.
+    if (t.levels > 0 && largest + next_left + level_cost >= left) break;
+    if (next_left == left) break;  // nothing eliminated (only roots left)
+    t.critical_rows += largest;
+    for (auto& r : runs) t.runs.push_back(std::move(r));
+    alive.swap(next);
+    left = next_left;
+    ++t.levels;
+  }
+  if (t.levels == 0) {  // an empty tree, or roots only: one empty level
+    t.runs.assign(static_cast<std::size_t>(groups), {});
+    t.levels = 1;
+  }
+  for (index_type i = 0; i < n; ++i)
+    if (alive[i]) t.trunk.push_back(static_cast<int>(i));
+  t.critical_rows += static_cast<index_type>(t.trunk.size());
   return t;
 }
 
@@ -120,23 +176,31 @@ inline TreePartition partition_tree(const int* parent, index_type n, int groups)
 template <class MemorySpace>
 SubtreePartition<MemorySpace> make_subtree_partition(const int* parent, const int* sizes, index_type count,
                                                      index_type rows, int groups) {
-  std::vector<std::vector<int>> run_begin, runs, trunk;
+  std::vector<TreePartition> cuts;
   SubtreePartition<MemorySpace> s;
   s.groups = groups;
+  for (index_type m = 0; m < count; ++m) {
+    cuts.push_back(partition_tree(parent + m * rows, sizes[m], groups));
+    s.levels = std::max(s.levels, cuts.back().levels);
+    s.longest_trunk = std::max<index_type>(s.longest_trunk, static_cast<index_type>(cuts.back().trunk.size()));
+    s.critical_rows = std::max(s.critical_rows, cuts.back().critical_rows);
+  }
+  std::vector<std::vector<int>> run_begin, runs, trunk;
   s.trunk_size = typename SubtreePartition<MemorySpace>::column("tridiag::hines::subtree_trunk_size", count);
   auto host_trunk_size = Kokkos::create_mirror_view(s.trunk_size);
   for (index_type m = 0; m < count; ++m) {
-    const TreePartition t = partition_tree(parent + m * rows, sizes[m], groups);
+    const TreePartition& t = cuts[m];
     std::vector<int> begin(1, 0), flat;
-    for (const auto& group : t.runs) {
-      for (const auto& [first, last] : group) {
+    for (const auto& slot : t.runs) {
+      for (const auto& [first, last] : slot) {
         flat.push_back(first);
         flat.push_back(last);
       }
       begin.push_back(static_cast<int>(flat.size() / 2));
     }
+    // Levels past this morphology's own: empty slots.
+    begin.resize(static_cast<std::size_t>(s.levels) * groups + 1, begin.back());
     host_trunk_size(m) = static_cast<int>(t.trunk.size());
-    s.longest_trunk = std::max<index_type>(s.longest_trunk, static_cast<index_type>(t.trunk.size()));
     run_begin.push_back(std::move(begin));
     runs.push_back(std::move(flat));
     trunk.push_back(t.trunk);

@@ -272,62 +272,97 @@ std::vector<std::vector<int>> cut_trees() {
   return trees;
 }
 
-/// Checks the cut of `parent` for `groups` groups against its definition (subtree_partition.hpp).
+/// Checks the cut of `parent` for `groups` groups against what the kernel relies on
+/// (subtree_partition.hpp): every row in exactly one slot (level, group) or in the trunk; runs
+/// decreasing and apart; a row's parent eliminated after it (a later level or the trunk) or in
+/// its own slot; all children of a row in one slot, or all in the trunk (one sequence reduces a
+/// parent, in decreasing child order: the sequential sweep's bits); the first level that of the
+/// definition (cut roots: subtrees of at most ceil(n / groups) rows); each level's groups
+/// balanced; in a depth-first numbering, one run per cut subtree.
 void expect_valid_cut(const std::vector<int>& parent, int groups, const std::string& what) {
   SCOPED_TRACE(what + ", " + std::to_string(groups) + " groups");
   const int n = static_cast<int>(parent.size());
   const auto cut = hines::impl::partition_tree(parent.data(), n, groups);
-  ASSERT_EQ(static_cast<int>(cut.runs.size()), groups);
-  std::vector<int> size(n, 1);
-  for (int i = n - 1; i >= 0; --i)
-    if (parent[i] >= 0) size[parent[i]] += size[i];
-  const int target = (n + groups - 1) / groups;
-  // owner[i]: -1 trunk, else the group whose runs hold row i; every row exactly once.
-  std::vector<int> owner(n, -2);
+  ASSERT_GE(cut.levels, 1);
+  ASSERT_LE(cut.levels, hines::impl::max_levels);
+  ASSERT_EQ(static_cast<int>(cut.runs.size()), cut.levels * groups);
+  const int trunk_slot = cut.levels * groups;  // after every level
+  // owner[i]: the slot whose runs hold row i, trunk_slot for the trunk; every row exactly once.
+  std::vector<int> owner(n, -1);
   ASSERT_TRUE(std::is_sorted(cut.trunk.begin(), cut.trunk.end()));
   for (int t : cut.trunk) {
     ASSERT_TRUE(t >= 0 && t < n);
-    ASSERT_EQ(owner[t], -2) << "row " << t << " twice";
-    owner[t] = -1;
+    ASSERT_EQ(owner[t], -1) << "row " << t << " twice";
+    owner[t] = trunk_slot;
   }
-  int total = 0;
-  std::vector<int> load(groups, 0);
-  for (int g = 0; g < groups; ++g) {
+  std::vector<int> load(cut.runs.size(), 0);
+  for (int slot = 0; slot < trunk_slot; ++slot) {
     int below = n;  // runs in decreasing order, apart
-    for (const auto& [first, last] : cut.runs[g]) {
+    for (const auto& [first, last] : cut.runs[slot]) {
       ASSERT_LE(first, last);
-      ASSERT_LT(last, below) << "group " << g << ": runs not decreasing";
+      ASSERT_LT(last, below) << "slot " << slot << ": runs not decreasing";
       below = first;
       for (int i = first; i <= last; ++i) {
         ASSERT_TRUE(i >= 0 && i < n);
-        ASSERT_EQ(owner[i], -2) << "row " << i << " twice";
-        owner[i] = g;
+        ASSERT_EQ(owner[i], -1) << "row " << i << " twice";
+        owner[i] = slot;
       }
-      load[g] += last - first + 1;
+      load[slot] += last - first + 1;
     }
-    total += load[g];
   }
-  for (int i = 0; i < n; ++i) ASSERT_NE(owner[i], -2) << "row " << i << " in no list";
-  std::vector<bool> is_cut_root(n, false);
+  for (int i = 0; i < n; ++i) ASSERT_NE(owner[i], -1) << "row " << i << " in no list";
+  // The children of each row in one slot (or the trunk).
+  std::vector<int> children_slot(n, -1);
   for (int i = 0; i < n; ++i) {
     const int p = parent[i];
-    is_cut_root[i] = size[i] <= target && (p < 0 || size[p] > target);
-    if (owner[i] == -1) {
-      // Trunk: a cut root or above one (more than `target` rows below), its parent in the trunk
-      // and no cut root.
-      ASSERT_TRUE(is_cut_root[i] || size[i] > target) << "trunk row " << i;
-      if (p >= 0) ASSERT_TRUE(owner[p] == -1 && size[p] > target) << "trunk row " << i << ", parent " << p;
-    } else {
-      // A group's row: not a root; its parent in the same group or the root of its cut subtree.
-      ASSERT_GE(p, 0) << "row " << i << " is a root";
-      ASSERT_LE(size[i], target) << "row " << i;
-      ASSERT_TRUE(owner[p] == owner[i] || (owner[p] == -1 && is_cut_root[p])) << "row " << i << ", parent " << p;
+    if (p < 0) {
+      ASSERT_EQ(owner[i], trunk_slot) << "root " << i << " eliminated";
+      continue;
+    }
+    const int level = owner[i] / groups, parent_level = owner[p] / groups;
+    ASSERT_TRUE(owner[p] == owner[i] || parent_level > level) << "row " << i << ", parent " << p;
+    if (children_slot[p] == -1) children_slot[p] = owner[i];
+    ASSERT_EQ(children_slot[p], owner[i]) << "the children of row " << p << " in two slots";
+  }
+  // Level 0 as defined; each level's groups balanced, at most a subtree above an even share.
+  std::vector<int> size(n, 1);
+  for (int i = n - 1; i > 0; --i)
+    if (parent[i] >= 0) size[parent[i]] += size[i];
+  const int target = (n + groups - 1) / groups;
+  for (int i = 0; i < n; ++i) {
+    const int p = parent[i];
+    const bool cut_root = size[i] <= target && (p < 0 || size[p] > target);
+    const bool below_cut_root = size[i] <= target && !cut_root;
+    ASSERT_EQ(owner[i] < groups, below_cut_root) << "row " << i << " at level 0";
+  }
+  int left = n;
+  for (int level = 0; level < cut.levels; ++level) {
+    int total = 0, most = 0;
+    for (int g = 0; g < groups; ++g) {
+      total += load[level * groups + g];
+      most = std::max(most, load[level * groups + g]);
+    }
+    const int level_target = (left + groups - 1) / groups;
+    EXPECT_LE(most, (total + groups - 1) / groups + level_target) << "level " << level;
+    left -= total;
+  }
+  // Depth-first numbering: at level 0 each run of a slot is a whole cut subtree less its root, so
+  // a slot has no more runs than parents outside it (the cut roots of its subtrees). (Later levels
+  // cut what is left, whose subtrees have holes where earlier levels eliminated rows.)
+  bool depth_first = true;  // every row inside the range [v, v + size(v)) of each ancestor v
+  for (int i = 0; depth_first && i < n; ++i)
+    for (int v = parent[i]; depth_first && v >= 0; v = parent[v]) depth_first = i < v + size[v];
+  if (depth_first) {
+    for (int slot = 0; slot < groups; ++slot) {
+      std::vector<int> roots;
+      for (const auto& [first, last] : cut.runs[slot])
+        for (int i = first; i <= last; ++i)
+          if (owner[parent[i]] != slot) roots.push_back(parent[i]);
+      std::sort(roots.begin(), roots.end());
+      roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+      EXPECT_LE(cut.runs[slot].size(), roots.size()) << "slot " << slot;
     }
   }
-  // Every cut subtree in one group, and the groups balanced: at most a subtree above an even share.
-  for (int i = 0; i < n; ++i)
-    if (owner[i] >= 0 && owner[parent[i]] >= 0) ASSERT_EQ(owner[i], owner[parent[i]]);
-  for (int g = 0; g < groups; ++g) EXPECT_LE(load[g], (total + groups - 1) / groups + target) << "group " << g;
 }
 
 TYPED_TEST(HinesSubtreeCut, TheCutCoversEveryRowOnceWithParentsWhereTheKernelNeedsThem) {
@@ -335,17 +370,24 @@ TYPED_TEST(HinesSubtreeCut, TheCutCoversEveryRowOnceWithParentsWhereTheKernelNee
   for (std::size_t t = 0; t < trees.size(); ++t)
     for (int groups : {1, 2, 3, 4, 7, 8, 16, 32, 1000})
       expect_valid_cut(trees[t], groups, "tree " + std::to_string(t) + " (" + std::to_string(trees[t].size()) + " rows)");
-  // One group: every row but the roots in its runs, the roots the trunk.
+  // One group: every row but the roots eliminated at one level, the roots the trunk.
   const auto one = hines::impl::partition_tree(trees[0].data(), static_cast<index_type>(trees[0].size()), 1);
+  EXPECT_EQ(one.levels, 1);
   EXPECT_EQ(one.trunk, std::vector<int>{0});
-  // Depth-first numberings (the discretised cells): a cut subtree is one run, so the groups have
-  // no more runs than there are cut roots, all in the trunk.
+  // Levels pay on the large seed classes: the longest chain (largest group per level, plus the
+  // trunk) shorter than one level's, and no level past where the next one stops paying.
   for (const auto& cell : size_class_cells()) {
     const auto& p = cell.cell.parent;
-    const auto cut = hines::impl::partition_tree(p.data(), static_cast<index_type>(p.size()), 16);
-    std::size_t runs = 0;
-    for (const auto& g : cut.runs) runs += g.size();
-    EXPECT_LE(runs, cut.trunk.size()) << cell.name;
+    const auto n = static_cast<index_type>(p.size());
+    if (n < 500) continue;
+    const auto cut = hines::impl::partition_tree(p.data(), n, 16);
+    std::vector<char> alive(p.size(), 1);
+    std::vector<std::vector<std::pair<int, int>>> runs;
+    const index_type largest = hines::impl::cut_level(p.data(), n, 16, alive, runs);
+    index_type left = 0;
+    for (char a : alive) left += a ? 1 : 0;
+    EXPECT_GT(cut.levels, 1) << cell.name;
+    EXPECT_LT(cut.critical_rows, largest + left) << cell.name;
   }
 }
 
@@ -365,13 +407,20 @@ TYPED_TEST(HinesSubtreeCut, MorphologiesBuildEachPartitionOnceAndShareIt) {
   const auto trunk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), three.trunk);
   const auto trunk_size = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), three.trunk_size);
   index_type longest = 0;
+  int levels = 0;
   for (std::size_t m = 0; m < trees.size(); ++m) {
     const auto cut = hines::impl::partition_tree(trees[m].data(), static_cast<index_type>(trees[m].size()), 3);
+    levels = std::max(levels, cut.levels);
     ASSERT_EQ(trunk_size(m), static_cast<int>(cut.trunk.size())) << "morphology " << m;
     longest = std::max<index_type>(longest, static_cast<index_type>(cut.trunk.size()));
     for (std::size_t j = 0; j < cut.trunk.size(); ++j) ASSERT_EQ(trunk(m, j), cut.trunk[j]);
     ASSERT_EQ(begin(m, 0), 0);
-    for (int g = 0; g < 3; ++g) {
+    ASSERT_LE(cut.levels, three.levels);
+    for (int g = 0; g < three.levels * 3; ++g) {
+      if (g >= cut.levels * 3) {  // levels past the morphology's own: empty
+        ASSERT_EQ(begin(m, g + 1), begin(m, g)) << "morphology " << m;
+        continue;
+      }
       ASSERT_EQ(begin(m, g + 1) - begin(m, g), static_cast<int>(cut.runs[g].size())) << "morphology " << m;
       for (std::size_t j = 0; j < cut.runs[g].size(); ++j) {
         ASSERT_EQ(runs(m, 2 * (begin(m, g) + j)), cut.runs[g][j].first);
@@ -380,6 +429,7 @@ TYPED_TEST(HinesSubtreeCut, MorphologiesBuildEachPartitionOnceAndShareIt) {
     }
   }
   EXPECT_EQ(three.longest_trunk, longest);
+  EXPECT_EQ(three.levels, levels);
   // A default-constructed Morphologies has none.
   EXPECT_EQ(hines::Morphologies<M>().subtree_partition(2).groups, 0);
 }
