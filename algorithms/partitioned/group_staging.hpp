@@ -26,6 +26,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <tridiag/core/macros.hpp>
+#include <tridiag/core/streaming_access.hpp>
 #include <tridiag/core/types.hpp>
 #include <tridiag/core/warp_shuffle.hpp>
 #include <tridiag/layouts/flat.hpp>
@@ -144,7 +145,7 @@ struct GroupStaging {
       const auto* first = v.data() + q_begin;
       TRIDIAG_UNROLL
       for (int u = 0; u < M; ++u)
-        if (lane + u * G < count) in_flight[u] = first[lane + u * G];
+        if (lane + u * G < count) in_flight[u] = tridiag::impl::load_read_only(first + lane + u * G);
     } else {
       index_type q = q_begin + lane;
       index_type s = q / n, i = q - s * n;
@@ -181,7 +182,7 @@ struct GroupStaging {
       auto* first = v.data() + q_begin;
       TRIDIAG_UNROLL
       for (int u = 0; u < M; ++u)
-        if (lane + u * G < count) first[lane + u * G] = buf[pad(lane + u * G)];
+        if (lane + u * G < count) tridiag::impl::store_streaming(first + lane + u * G, buf[pad(lane + u * G)]);
     } else {
       index_type q = q_begin + lane;
       index_type s = q / n, i = q - s * n;
