@@ -9,8 +9,9 @@
 //                          read again by the kernel, so it need not displace lines still in use.
 //
 // Measured on the H100 (docs/performance.md, 2026-11-24): the partitioned solver, double 256,000 x
-// 512 on the flat layout, 2.18 ms with plain accesses, 2.12 with __ldg loads, 2.10 with evict-first
-// loads (__ldcs) and stores together; __ldcs or __ldlu loads alone, no change.
+// 512 on the flat layout, 2.18 ms with plain accesses, 2.12 with __ldg loads, 2.10 with __ldcs
+// loads and __stcs stores, __ldcs or __ldlu loads alone no change (a driver built for the
+// experiment); with these two, at d7f181c, 2.10-2.12 ms (4.07-4.10x gtsv2StridedBatch).
 // Float and double only (the CUDA intrinsics' types); other scalars (complex) are read and
 // written plainly.
 

@@ -29,9 +29,12 @@ namespace tridiag::partitioned::impl {
 /// Threads per system this exchange serves: two warps.
 inline constexpr int paired_warps_threads = 64;
 
+/// b rounded up to a multiple of 16 (bytes). (KOKKOS_INLINE_FUNCTION: kernels call these too.)
+KOKKOS_INLINE_FUNCTION constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
+
 /// Bytes of one system's PairedWarpsArea for scalars of the given sizes (a multiple of 16).
-constexpr std::size_t paired_warps_area_bytes(std::size_t matrix_bytes, std::size_t value_bytes) {
-  const auto round16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
+KOKKOS_INLINE_FUNCTION constexpr std::size_t paired_warps_area_bytes(std::size_t matrix_bytes,
+                                                                      std::size_t value_bytes) {
   return round16(4 * paired_warps_threads * matrix_bytes) + round16(3 * paired_warps_threads * value_bytes) +
          round16((3 * paired_warps_threads + 2) * sizeof(int));
 }
@@ -46,7 +49,9 @@ struct PairedWarpsArea {
   int *chunk_pivot, *last_row, *bad_value, *system_codes;
 
   /// Bytes of one system's area (a multiple of 16).
-  static constexpr std::size_t bytes() { return paired_warps_area_bytes(sizeof(Matrix), sizeof(Value)); }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t bytes() {
+    return paired_warps_area_bytes(sizeof(Matrix), sizeof(Value));
+  }
   KOKKOS_INLINE_FUNCTION explicit PairedWarpsArea(char* base) {
     fa = reinterpret_cast<Matrix*>(base);
     fc = fa + P;
@@ -65,8 +70,6 @@ struct PairedWarpsArea {
   KOKKOS_INLINE_FUNCTION InterfaceRow<Matrix, Value> first_row(int t) const { return {fa[t], fc[t], fd[t]}; }
   KOKKOS_INLINE_FUNCTION InterfaceRow<Matrix, Value> last_row_of(int t) const { return {la[t], lc[t], ld[t]}; }
 
- private:
-  static constexpr std::size_t round16(std::size_t b) { return (b + 15) / 16 * 16; }
 };
 
 /// What a thread gets back: its chunk's interface unknowns and its system's failure codes (1-based
