@@ -10,15 +10,16 @@
 //  * hines::solve on the chosen execution space, layouts flat, interleaved, block_interleaved8,
 //    block_interleaved32 and unified_vector, kernels algo::PerNeuron ("hines") and
 //    algo::BlockShared<32> ("hines_block_shared32"); on flat and interleaved also
-//    algo::BranchParallel ("hines_branch_parallel") and algo::Automatic ("hines_auto"); on flat,
+//    algo::BranchParallel ("hines_branch_parallel"); on those and block_interleaved32
+//    algo::Automatic ("hines_auto"); on flat,
 //    where a team's copies of its neuron coalesce, algo::StagedBranchParallel
 //    ("hines_staged_branch_parallel": the neuron in team scratch; where it does not fit, the
 //    row is skipped, it would time hines_branch_parallel), the same with d and rhs only in
 //    scratch ("hines_staged_branch_parallel_dr", stage_coefficients = false) and with 4 neurons
 //    per team of 8 threads each ("hines_staged_branch_parallel_n4"); on interleaved and
 //    block_interleaved32, where the accesses of a team's warps coalesce, algo::SubtreeParallel
-//    with the automatic number of groups ("hines_subtree_parallel"), 4, 8 and 16 groups
-//    ("hines_subtree_parallel4", "hines_subtree_parallel8", "hines_subtree_parallel16"); on
+//    with the automatic number of groups ("hines_subtree_parallel"), 2 and 8 groups
+//    ("hines_subtree_parallel2", "hines_subtree_parallel8"); on
 //    mixed batches, PerNeuron and SubtreeParallel with solve_padding = false ("hines_ncp" on
 //    every layout, "hines_subtree_parallel_ncp"), whose mixed6 notes compare with the
 //    same-morphology rows of "hines" and "hines_subtree_parallel";
@@ -639,22 +640,24 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
   guarded_measurement(ctx, "hines_block_shared32/" + what, [&] {
     measure<BlockShared>(ctx, pt, exec, bt, "hines_block_shared" + std::to_string(block), Role::none);
   });
-  // A team per neuron, and the automatic choice, on the two layouts a user would pick.
+  // A team per neuron on the two layouts a user would pick.
   if constexpr (flat || std::is_same_v<Layout, layouts::Interleaved>) {
     guarded_measurement(ctx, "hines_branch_parallel/" + what, [&] {
       measure<hines::algo::BranchParallel>(ctx, pt, exec, bt, "hines_branch_parallel", Role::none);
     });
+  }
+  // The automatic choice where it can pick something other than per-neuron.
+  if constexpr (flat || std::is_same_v<Layout, layouts::Interleaved> ||
+                std::is_same_v<Layout, layouts::BlockInterleaved<32>>)
     guarded_measurement(ctx, "hines_auto/" + what,
                         [&] { measure<hines::algo::Automatic>(ctx, pt, exec, bt, "hines_auto", Role::none); });
-  }
   // Several warps per 32 neurons (algo::SubtreeParallel): on the layouts where their accesses
-  // coalesce; the automatic number of groups, 4, 8 and 16; mixed batches also without the pad rows.
+  // coalesce; the automatic number of groups, 2 and 8; mixed batches also without the pad rows.
   if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
     using Subtree = hines::algo::SubtreeParallel;
     for (const auto& [name, options] : {std::pair{std::string("hines_subtree_parallel"), Subtree{}},
-                                        std::pair{std::string("hines_subtree_parallel4"), Subtree{4}},
-                                        std::pair{std::string("hines_subtree_parallel8"), Subtree{8}},
-                                        std::pair{std::string("hines_subtree_parallel16"), Subtree{16}}})
+                                        std::pair{std::string("hines_subtree_parallel2"), Subtree{2}},
+                                        std::pair{std::string("hines_subtree_parallel8"), Subtree{8}}})
       guarded_measurement(ctx, name + "/" + what,
                           [&] { measure<Subtree>(ctx, pt, exec, bt, name, Role::none, options); });
     if (pt.pop.spec->mixed)
@@ -823,7 +826,7 @@ std::vector<std::string> hines_csv_notes() {
       "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
       "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic; "
       "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "
-      "neuron), hines_subtree_parallel4/8/16 = the same with 4/8/16 groups (warps on a GPU), the console note gives the "
+      "neuron), hines_subtree_parallel2/8 = the same with 2/8 groups (warps on a GPU), the console note gives the "
       "groups, levels, the longest trunk and chain; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "
       "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 note compares "
       "with the same-morphology hines / hines_subtree_parallel rows); "

@@ -120,17 +120,27 @@ struct SubtreeParallel {
   int warps = 0;
   bool solve_padding = true;  ///< as PerNeuron::solve_padding
 };
-/// BranchParallel on a GPU for the flat layout when the neurons alone cannot fill it and the
-/// cells are large (automatic_algorithm), PerNeuron otherwise.
+/// On a GPU, when the neurons alone cannot fill it and the cells are large: SubtreeParallel on
+/// Interleaved and BlockInterleaved<32>, BranchParallel on Flat; PerNeuron otherwise
+/// (automatic_algorithm).
 struct Automatic {
   static constexpr const char* name() { return "hines_auto"; }
 };
 }  // namespace algo
 
 /// The kernel algo::Automatic runs for `systems` neurons padded to `rows` rows in Layout on
-/// ExecSpace: BranchParallel on a GPU when the layout is Flat, there are fewer neurons than
-/// threads the device runs at once and the cells have at least 256 rows; PerNeuron otherwise
-/// (always on host spaces).
+/// ExecSpace, on a GPU running `concurrency` threads at once (an H100: 270,336) and for cells of
+/// at least 256 rows: SubtreeParallel on Interleaved when 4 x systems <= concurrency (67,584
+/// neurons on an H100) and on BlockInterleaved<32> when 8 x systems <= concurrency (33,792);
+/// BranchParallel on Flat when systems < concurrency; PerNeuron otherwise (always on host
+/// spaces).
+///
+/// SubtreeParallel (H100, double, commit a308699, 4 warps per neuron, docs/performance.md):
+/// Interleaved, BG001 (671 rows) 0.73 vs 1.83 ms per-neuron at 25,600 neurons, 2.01 vs 2.16 at
+/// 64,000, 3.61 vs 3.05 at 128,000; big-high (1,057) 1.23 vs 2.88 and AA0013 (4,035) 4.89 vs
+/// 11.0 ms at 25,600. BlockInterleaved<32> (its kernel takes 100 registers, Interleaved's 72):
+/// BG001 1.01 vs 1.56 ms at 25,600, 2.17 vs 1.99 at 64,000. At 256,000 neurons per-neuron wins on
+/// both (6.06 vs 6.86 ms, 5.84 vs 8.48).
 ///
 /// Why flat only (H100, double, commit 5081500, docs/performance.md "Measurements of commit
 /// 5081500", docs/results/h100_hines_5081500_partial.csv; the H100 runs 270,336 threads at once,
@@ -148,13 +158,17 @@ struct Automatic {
 /// faster (mixed6 7.2 vs 9.1 ms, all 11 shared cells 33.3 vs 62.2; at 256,000 neurons per-neuron
 /// wins again, 35.7 vs 68.8 and 215 vs 308); grouped by morphology (Grouping::by_morphology) the
 /// two are within 10% (4.42 vs 4.35, 14.8 vs 16.2 ms).
-enum class Kernel { per_neuron, branch_parallel };
+enum class Kernel { per_neuron, branch_parallel, subtree_parallel };
 namespace impl {
 /// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
 template <class Layout>
 constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows) {
-  const bool flat = std::is_same_v<Layout, layouts::Flat>;
-  return gpu && flat && systems < concurrency && rows >= 256 ? Kernel::branch_parallel : Kernel::per_neuron;
+  if (!gpu || rows < 256) return Kernel::per_neuron;
+  if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency) return Kernel::branch_parallel;
+  if (std::is_same_v<Layout, layouts::Interleaved> && 4 * systems <= concurrency) return Kernel::subtree_parallel;
+  if (std::is_same_v<Layout, layouts::BlockInterleaved<32>> && 8 * systems <= concurrency)
+    return Kernel::subtree_parallel;
+  return Kernel::per_neuron;
 }
 }  // namespace impl
 template <class ExecSpace, class Layout>
@@ -166,18 +180,22 @@ Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type
 
 /// The number of subtree groups (thread groups per neuron) algo::SubtreeParallel with `options`
 /// uses for a batch of `rows` rows on ExecSpace: options.warps when given; else, on a GPU,
-/// min(32, max(1, rows / 64)): at least about 64 rows per warp, so that a warp's own sweeps
-/// outweigh the three team barriers and the trunk that warp 0 walks alone, and at most 32 warps
-/// (1,024 threads, CUDA's block limit); a 1,057-row cell gets 16, so that 25,600 neurons make 800
-/// teams of 16 warps, 12,800 warps, more than an H100 holds at once (132 x 64). On host spaces 1
-/// (a core per neuron already fills them). The kernel may run fewer groups per team than this
-/// (Kokkos's team size limit); the partition, and so the results, do not change.
+/// min(4, max(1, rows / 64)): at least about 64 rows per warp, at most 4. Measured on the H100
+/// (double, commit a308699, docs/performance.md): 4 warps beat 8 and 16 on every single-cell batch
+/// tried (BG001, big-high, AA0013 at 25,600 neurons; BG001 at 64,000 to 256,000; the mixed6 batch
+/// grouped by morphology at 25,600 was the exception, 8 warps 1.05 ms, 4 warps 1.44), although
+/// more warps shorten the longest chain (BG001: 191, 138, 105 rows): a team's warps wait at the
+/// barriers for the largest group and while warp 0 walks the trunk, and on interleaved layouts 4
+/// warps per 32 neurons already give 3,200 warps for 25,600 neurons, about what an H100 holds at
+/// once with this kernel's registers (72, double Interleaved: 28 warps per multiprocessor). On
+/// host spaces 1 (a core per neuron already fills them). The kernel may run fewer groups per team
+/// than this (Kokkos's team size limit); the partition, and so the results, do not change.
 namespace impl {
 /// subtree_parallel_groups's rule, given whether the space is a GPU.
 constexpr int subtree_groups(bool gpu, index_type rows, int warps) {
   if (warps > 0) return warps;
   if (!gpu) return 1;
-  return static_cast<int>(std::min<index_type>(32, std::max<index_type>(1, rows / 64)));
+  return static_cast<int>(std::min<index_type>(4, std::max<index_type>(1, rows / 64)));
 }
 }  // namespace impl
 template <class ExecSpace>
@@ -405,7 +423,17 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   (void)algorithm;  // a tag: its type chooses the kernel (the BranchParallel ones carry options)
 
   if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
-    if (automatic_algorithm<ExecSpace, Layout>(exec, systems, rows) == Kernel::branch_parallel) {
+    const Kernel kernel = automatic_algorithm<ExecSpace, Layout>(exec, systems, rows);
+    // (SubtreeParallel instantiated only for the layouts the rule gives it to.)
+    constexpr bool subtree_layout =
+        std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;
+    if constexpr (subtree_layout) {
+      if (kernel == Kernel::subtree_parallel) {
+        solve(exec, batch, rhs, x, status, workspace, algo::SubtreeParallel{});
+        return;
+      }
+    }
+    if (kernel == Kernel::branch_parallel) {
       solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{});
     } else {
       solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{});

@@ -484,32 +484,47 @@ TYPED_TEST(HinesTables, TreeLinksMarkLeavesAndFirstChildren) {
   }
 }
 
-TYPED_TEST(HinesTables, AutomaticPicksBranchParallelOnlyForLargeCellsOnTheFlatLayoutOfAGpu) {
+TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyForLargeCellsOnAGpuTheNeuronsCannotFill) {
   using E = typename TypeParam::exec;
   using hines::Kernel;
   using hines::impl::automatic_kernel;
   // The rule on an H100 (132 SMs x 2,048 threads), where 25,600 and 256,000 neurons both leave
-  // threads idle: BranchParallel only on the flat layout (hines_solve.hpp gives the figures).
+  // threads idle one thread per neuron (hines_solve.hpp gives the figures): BranchParallel on the
+  // flat layout; SubtreeParallel on Interleaved up to a quarter of the threads (67,584 neurons) and
+  // on BlockInterleaved<32> up to an eighth (33,792); per-neuron otherwise.
   const index_type h100 = 132 * 2048;
   for (index_type neurons : {1, 25600, 256000}) {
     EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 671), Kernel::branch_parallel) << neurons;
     EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 256), Kernel::branch_parallel) << neurons;
     EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 255), Kernel::per_neuron) << neurons;
-    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 1057), Kernel::per_neuron) << neurons;
-    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 1057), Kernel::per_neuron);
     EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<8>>(true, h100, neurons, 1057), Kernel::per_neuron);
     EXPECT_EQ(automatic_kernel<layouts::UnifiedVector>(true, h100, neurons, 1057), Kernel::per_neuron);
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 255), Kernel::per_neuron) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 255), Kernel::per_neuron);
     EXPECT_EQ(automatic_kernel<layouts::Flat>(false, 16, neurons, 4035), Kernel::per_neuron) << "host";
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(false, 16, neurons, 4035), Kernel::per_neuron) << "host";
   }
+  for (index_type neurons : {1, 25600, 67584})
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 671), Kernel::subtree_parallel) << neurons;
+  for (index_type neurons : {67585, 256000})
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 671), Kernel::per_neuron) << neurons;
+  for (index_type neurons : {1, 25600, 33792})
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 1057), Kernel::subtree_parallel)
+        << neurons;
+  for (index_type neurons : {33793, 64000, 256000})
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 1057), Kernel::per_neuron)
+        << neurons;
   EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, h100, 1057), Kernel::per_neuron) << "a full GPU";
   // On the space under test.
   const E exec;
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
   const Kernel large_flat = host ? Kernel::per_neuron : Kernel::branch_parallel;
+  const Kernel large_interleaved = host ? Kernel::per_neuron : Kernel::subtree_parallel;
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 1057)), large_flat);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 107)), Kernel::per_neuron);
-  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 1057)), Kernel::per_neuron);
-  EXPECT_EQ((hines::automatic_algorithm<E, layouts::BlockInterleaved<32>>(exec, 1, 1057)), Kernel::per_neuron);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 1057)), large_interleaved);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::BlockInterleaved<32>>(exec, 1, 1057)), large_interleaved);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 107)), Kernel::per_neuron);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::UnifiedVector>(exec, 1, 1057)), Kernel::per_neuron);
 }
 

@@ -437,17 +437,19 @@ TYPED_TEST(HinesSubtreeCut, MorphologiesBuildEachPartitionOnceAndShareIt) {
 TYPED_TEST(HinesSubtreeCut, TheAutomaticGroupCount) {
   using E = typename TypeParam::exec;
   using hines::impl::subtree_groups;
-  // A GPU: about 64 rows per warp, 1 to 32 warps; given warps always win; host spaces 1.
+  // A GPU: about 64 rows per warp, 1 to 4 warps; given warps always win; host spaces 1.
   EXPECT_EQ(subtree_groups(true, 1, 0), 1);
   EXPECT_EQ(subtree_groups(true, 127, 0), 1);
   EXPECT_EQ(subtree_groups(true, 128, 0), 2);
-  EXPECT_EQ(subtree_groups(true, 1057, 0), 16);
-  EXPECT_EQ(subtree_groups(true, 4035, 0), 32);
+  EXPECT_EQ(subtree_groups(true, 255, 0), 3);
+  EXPECT_EQ(subtree_groups(true, 256, 0), 4);
+  EXPECT_EQ(subtree_groups(true, 1057, 0), 4);
+  EXPECT_EQ(subtree_groups(true, 4035, 0), 4);
   EXPECT_EQ(subtree_groups(true, 4035, 5), 5);
   EXPECT_EQ(subtree_groups(false, 4035, 0), 1);
   EXPECT_EQ(subtree_groups(false, 4035, 7), 7);
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
-  EXPECT_EQ(hines::subtree_parallel_groups<E>(1057), host ? 1 : 16);
+  EXPECT_EQ(hines::subtree_parallel_groups<E>(1057), host ? 1 : 4);
   EXPECT_EQ(hines::subtree_parallel_groups<E>(1057, SubtreeParallel{4}), 4);
 }
 
