@@ -72,6 +72,21 @@ inline const std::vector<TestCell>& test_cells() {
   return cells;
 }
 
+/// The seed's six size classes (size_classes.hpp), each at its own max_length_um, named by class.
+/// Loaded once per process.
+inline const std::vector<TestCell>& size_class_cells() {
+  static const std::vector<TestCell> cells = [] {
+    std::vector<TestCell> out;
+    for (const SizeClass& c : seed_size_classes) {
+      DiscretizationOptions o;
+      o.max_length_um = c.max_length_um;
+      out.push_back({c.name, discretize(load_swc(morphology_path(c.shared_file)), o)});
+    }
+    return out;
+  }();
+  return cells;
+}
+
 /// One backward-Euler step (dt = 0.025 ms, passive membrane) from random voltages in
 /// [-80, -50] mV, with a random current (nA) injected at the soma centre.
 inline HinesSystem random_step(const CompartmentalCell& cell, std::uint64_t seed) {

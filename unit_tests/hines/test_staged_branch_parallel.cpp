@@ -29,6 +29,7 @@ namespace {
 using hines::Staging;
 using hines::algo::StagedBranchParallel;
 using hines::test::random_tree;
+using hines::test::size_class_cells;
 using hines::test::test_cells;
 using hines::test::TestCell;
 
@@ -36,20 +37,6 @@ constexpr Staging every_staging[] = {Staging::all, Staging::diagonal_and_rhs, St
 
 std::string name_of(Staging where) {
   return where == Staging::all ? "all" : where == Staging::diagonal_and_rhs ? "diagonal_and_rhs" : "none";
-}
-
-/// The seed's six size classes (size_classes.hpp), discretised once per process.
-const std::vector<TestCell>& size_class_cells() {
-  static const std::vector<TestCell> cells = [] {
-    std::vector<TestCell> out;
-    for (const hines::SizeClass& c : hines::seed_size_classes) {
-      hines::DiscretizationOptions o;
-      o.max_length_um = c.max_length_um;
-      out.push_back({c.name, hines::discretize(hines::load_swc(hines::test::morphology_path(c.shared_file)), o)});
-    }
-    return out;
-  }();
-  return cells;
 }
 
 /// Team scratch (bytes) a team of C's space needs for `rows` rows staged as `where`.

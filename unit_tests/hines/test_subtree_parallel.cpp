@@ -30,6 +30,7 @@ namespace {
 
 using hines::algo::SubtreeParallel;
 using hines::test::random_tree;
+using hines::test::size_class_cells;
 using hines::test::test_cells;
 using hines::test::TestCell;
 
@@ -43,20 +44,6 @@ const std::vector<SubtreeParallel>& variants() {
 std::string name_of(const SubtreeParallel& options) {
   return "SubtreeParallel{" + (options.warps == 0 ? std::string("auto") : std::to_string(options.warps)) +
          (options.solve_padding ? "" : ", no padding") + "}";
-}
-
-/// The seed's six size classes (size_classes.hpp), discretised once per process.
-const std::vector<TestCell>& size_class_cells() {
-  static const std::vector<TestCell> cells = [] {
-    std::vector<TestCell> out;
-    for (const hines::SizeClass& c : hines::seed_size_classes) {
-      hines::DiscretizationOptions o;
-      o.max_length_um = c.max_length_um;
-      out.push_back({c.name, hines::discretize(hines::load_swc(hines::test::morphology_path(c.shared_file)), o)});
-    }
-    return out;
-  }();
-  return cells;
 }
 
 template <class C>
