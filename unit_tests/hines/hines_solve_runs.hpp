@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
+#include <utility>
 #include <vector>
 
 #include "hines/hines_checks.hpp"
@@ -142,6 +144,28 @@ inline HinesSystem on_tree(const std::vector<int>& parent, std::uint64_t seed) {
     s.d[parent[i]] += -s.b[i];
   }
   return s;
+}
+
+/// Neurons on {-1, 0, 1, 0}, whose sweep reads a parent's rhs at its first child (out of row
+/// order), with non-finite rhs rows in several places and, last, a zero pivot (leaf 3) that
+/// outranks a bad rhs: PerNeuron's codes -1, -2, -1, -3, -4, 4 (the cases of test_hines_solve.cpp,
+/// for the kernels checked against PerNeuron).
+template <class S>
+std::vector<HinesSystem> out_of_order_rhs_failures(std::uint64_t seed) {
+  const S nan = nan_of<S>(), inf = std::numeric_limits<S>::infinity();
+  const std::vector<std::vector<std::pair<int, S>>> bad_rhs = {
+      {{0, nan}, {2, nan}}, {{1, nan}, {2, nan}}, {{3, inf}, {0, nan}}, {{2, -inf}}, {{3, nan}}, {}};
+  std::vector<HinesSystem> out;
+  for (std::size_t c = 0; c < bad_rhs.size(); ++c) {
+    HinesSystem sys = rounded<S>(on_tree({-1, 0, 1, 0}, seed + c));
+    for (const auto& [row, value] : bad_rhs[c]) sys.rhs[row] = static_cast<double>(value);
+    if (c + 1 == bad_rhs.size()) {
+      sys.rhs[0] = static_cast<double>(nan);
+      sys.d[3] = 0;
+    }
+    out.push_back(sys);
+  }
+  return out;
 }
 
 /// Trees that a wrong fold (a parent started twice or never, a partial entry lost, a register

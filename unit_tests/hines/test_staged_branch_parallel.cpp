@@ -193,7 +193,7 @@ TYPED_TEST(HinesStaged, FailuresGiveThePerNeuronStatusAndANaNSolution) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  const S nan = nan_of<S>(), inf = std::numeric_limits<S>::infinity();
+  const S nan = nan_of<S>();
   // A zero pivot on a leaf of a shared cell and NaN in its rhs; on {-1, 0, 1, 0} (whose sweep
   // reads rhs out of row order) non-finite rhs rows in several places, and a zero pivot that
   // outranks a bad rhs; healthy neurons between them.
@@ -205,17 +205,8 @@ TYPED_TEST(HinesStaged, FailuresGiveThePerNeuronStatusAndANaNSolution) {
   while (has_child[leaf]) --leaf;
   systems[1].d[leaf] = 0;
   systems[2].rhs[3] = static_cast<double>(nan);
-  const std::vector<std::vector<std::pair<int, S>>> bad_rhs = {
-      {{0, nan}, {2, nan}}, {{1, nan}, {2, nan}}, {{3, inf}, {0, nan}}, {{2, -inf}}, {{3, nan}}, {}};
-  for (std::size_t c = 0; c < bad_rhs.size(); ++c) {
-    HinesSystem sys = rounded<S>(on_tree({-1, 0, 1, 0}, test_seed() + c));
-    for (const auto& [row, value] : bad_rhs[c]) sys.rhs[row] = static_cast<double>(value);
-    if (c + 1 == bad_rhs.size()) {
-      sys.rhs[0] = static_cast<double>(nan);
-      sys.d[3] = 0;
-    }
-    systems.push_back(sys);
-  }
+  // The small tree whose sweep reads rhs out of row order.
+  for (const HinesSystem& sys : out_of_order_rhs_failures<S>(test_seed())) systems.push_back(sys);
   const auto problem = hines::make_problem<S, L, M>(systems);
   const auto [expected_x, expected_status] = solve_over_finite_x<TypeParam>(problem, hines::algo::PerNeuron{});
   const std::vector<int> codes = {0, leaf + 1, -4, 0, -1, -2, -1, -3, -4, 4};

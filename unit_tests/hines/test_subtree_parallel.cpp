@@ -163,18 +163,8 @@ TYPED_TEST(HinesSubtree, FailuresGiveThePerNeuronStatusAndANaNSolution) {
   systems[8].rhs[low_leaf] = static_cast<double>(-inf);
   systems[9].rhs[high_leaf] = static_cast<double>(nan);
   systems[9].d[low_leaf] = 0;  // a pivot outranks a bad rhs
-  // The small tree whose sweep reads rhs out of row order, as test_hines_solve.cpp's cases.
-  const std::vector<std::vector<std::pair<int, S>>> bad_rhs = {
-      {{0, nan}, {2, nan}}, {{1, nan}, {2, nan}}, {{3, inf}, {0, nan}}, {{2, -inf}}, {{3, nan}}, {}};
-  for (std::size_t c = 0; c < bad_rhs.size(); ++c) {
-    HinesSystem sys = rounded<S>(on_tree({-1, 0, 1, 0}, test_seed() + c));
-    for (const auto& [row, value] : bad_rhs[c]) sys.rhs[row] = static_cast<double>(value);
-    if (c + 1 == bad_rhs.size()) {
-      sys.rhs[0] = static_cast<double>(nan);
-      sys.d[3] = 0;
-    }
-    systems.push_back(sys);
-  }
+  // The small tree whose sweep reads rhs out of row order.
+  for (const HinesSystem& sys : out_of_order_rhs_failures<S>(test_seed())) systems.push_back(sys);
   const S sentinel = S(7);
   for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
     SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
