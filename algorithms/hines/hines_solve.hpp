@@ -106,8 +106,9 @@ struct StagedBranchParallel {
 /// is cut into subtrees of at most ceil(n / warps) rows, dealt out to the warps, which eliminate
 /// and later substitute them at the same time; what is left is cut again in further levels while
 /// that shortens the longest chain, and the trunk left at the end warp 0 finishes alone in between
-/// (subtree_partition.hpp; built once per morphology and number of warps, on first use). For batches of large cells too small to fill a GPU with one thread per neuron
-/// (25,600 neurons of thousands of compartments) on layouts::Interleaved or BlockInterleaved<32>;
+/// (subtree_partition.hpp; built once per morphology and number of warps, on first use). For
+/// batches of large cells too small to fill a GPU with one thread per neuron (25,600 neurons of
+/// thousands of compartments) on layouts::Interleaved or BlockInterleaved<32>;
 /// correct on every layout. Fastest when the 32 neurons of a team share a morphology (one
 /// morphology per batch, or Grouping::by_morphology); a mixed team is correct, each lane following
 /// its own tree. On host spaces a team is one thread per group (as many as Kokkos allows, one by

@@ -72,17 +72,17 @@ struct SubtreeParallelKernel {
     const LaneFlags flag{static_cast<int*>(member.team_scratch(0).get_shmem(scratch_bytes(lanes))) + lane, lanes};
     const index_type s = static_cast<index_type>(member.league_rank()) * lanes + lane;
     const bool active = s < systems && group < group_count;  // a team size not a multiple of lanes: spare threads
-    const index_type slot = active ? s : 0;
-    const int m = active && op.ids.data() != nullptr ? op.ids(slot) : 0;
+    const index_type neuron = active ? s : 0;  // storage slot whose rows this thread walks
+    const int m = active && op.ids.data() != nullptr ? op.ids(neuron) : 0;
     const index_type n = active ? op.sizes(m) : 0;
     const index_type solved = solve_padding ? op.rows : n;  // rows of the neuron's system
     const auto links = op.link_rows(m);
-    const auto a = rows_of(op.a, slot);
-    const auto b = rows_of(op.b, slot);
-    const auto d = rows_of(op.d, slot);
-    const auto rhs = rows_of(op.rhs, slot);
-    const auto x = rows_of(op.x, slot);
-    const auto w = rows_of(op.w, slot);
+    const auto a = rows_of(op.a, neuron);
+    const auto b = rows_of(op.b, neuron);
+    const auto d = rows_of(op.d, neuron);
+    const auto rhs = rows_of(op.rhs, neuron);
+    const auto x = rows_of(op.x, neuron);
+    const auto w = rows_of(op.w, neuron);
     if (active && group == 0) {
       flag(tree_pivot) = -1;
       flag(bad_rhs) = INT_MAX;

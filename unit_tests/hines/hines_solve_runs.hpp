@@ -113,6 +113,27 @@ std::vector<HinesSystem> population(const hines::CompartmentalCell& cell, int co
   return out;
 }
 
+/// `count` random steps of the test cells, neuron k on cell 5 k mod (number of cells): every
+/// cell, interleaved, in a mixed batch.
+template <class S>
+std::vector<HinesSystem> mixed_population(std::size_t count, std::uint64_t seed) {
+  const auto& cells = hines::test::test_cells();
+  std::vector<HinesSystem> out;
+  for (std::size_t k = 0; k < count; ++k)
+    out.push_back(rounded<S>(random_step(cells[(5 * k) % cells.size()].cell, seed + k)));
+  return out;
+}
+
+/// The rows of `cell` without children, increasing.
+inline std::vector<int> leaves_of(const hines::CompartmentalCell& cell) {
+  std::vector<bool> has_child(cell.size(), false);
+  for (int i = 1; i < cell.size(); ++i) has_child[cell.parent[i]] = true;
+  std::vector<int> leaves;
+  for (int i = 0; i < cell.size(); ++i)
+    if (!has_child[i]) leaves.push_back(i);
+  return leaves;
+}
+
 template <class S>
 void expect_accurate(const std::vector<HinesSystem>& systems, const HinesResult<S>& r, const std::string& what) {
   for (std::size_t k = 0; k < systems.size(); ++k) {

@@ -140,10 +140,7 @@ TYPED_TEST(HinesSolve, FailedNeuronsAreReportedAndLeaveTheirNeighboursExact) {
   auto systems = population<S>(cell, 19, test_seed());
   const auto clean = run<TypeParam>(hines::make_problem<S, L, M>(systems));
   // Neuron 5: zero diagonal on a leaf (its eliminated pivot is d itself). Neuron 11: NaN in rhs.
-  int leaf = cell.size() - 1;
-  std::vector<bool> has_child(cell.size(), false);
-  for (int i = 1; i < cell.size(); ++i) has_child[cell.parent[i]] = true;
-  while (has_child[leaf]) --leaf;
+  const int leaf = leaves_of(cell).back();
   systems[5].d[leaf] = 0;
   systems[11].rhs[3] = std::numeric_limits<double>::quiet_NaN();
   const auto problem = hines::make_problem<S, L, M>(systems);
@@ -166,15 +163,10 @@ TYPED_TEST(HinesSolve, WithoutPaddingPadRowsAreLeftAloneAndRealRowsGetTheSameBit
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
   const auto& cells = test_cells();
-  std::vector<HinesSystem> mixed;
-  for (std::size_t k = 0; k < 2 * cells.size(); ++k)
-    mixed.push_back(rounded<S>(random_step(cells[(5 * k) % cells.size()].cell, test_seed() + k)));
+  std::vector<HinesSystem> mixed = mixed_population<S>(2 * cells.size(), test_seed());
   // Failures among them: a zero pivot at a leaf, NaN and infinite right-hand sides.
   const auto& cell = cells[(5 * 3) % cells.size()].cell;
-  int leaf = cell.size() - 1;
-  std::vector<bool> has_child(cell.size(), false);
-  for (int i = 1; i < cell.size(); ++i) has_child[cell.parent[i]] = true;
-  while (has_child[leaf]) --leaf;
+  const int leaf = leaves_of(cell).back();
   mixed[3].d[leaf] = 0;
   mixed[7].rhs[2] = std::numeric_limits<double>::quiet_NaN();
   mixed[12].rhs[0] = std::numeric_limits<double>::infinity();

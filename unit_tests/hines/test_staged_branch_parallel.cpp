@@ -134,9 +134,7 @@ TYPED_TEST(HinesStaged, MixedBatchesEqualPerNeuronAndSolvePadRowsToZero) {
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
   const auto& cells = test_cells();
-  std::vector<HinesSystem> mixed;
-  for (std::size_t k = 0; k < 2 * cells.size(); ++k)
-    mixed.push_back(rounded<S>(random_step(cells[(5 * k) % cells.size()].cell, test_seed() + k)));
+  std::vector<HinesSystem> mixed = mixed_population<S>(2 * cells.size(), test_seed());
   // Padded to the largest shared cell (4,035 rows): scratch holds d and rhs at most in float on
   // a GPU, nothing on host spaces; a batch of the small cells only is staged whole everywhere.
   std::vector<HinesSystem> small;
@@ -199,10 +197,7 @@ TYPED_TEST(HinesStaged, FailuresGiveThePerNeuronStatusAndANaNSolution) {
   // outranks a bad rhs; healthy neurons between them.
   const auto& cell = test_cells().front().cell;
   std::vector<HinesSystem> systems = population<S>(cell, 4, test_seed());
-  std::vector<bool> has_child(cell.size(), false);
-  for (int i = 1; i < cell.size(); ++i) has_child[cell.parent[i]] = true;
-  int leaf = cell.size() - 1;
-  while (has_child[leaf]) --leaf;
+  const int leaf = leaves_of(cell).back();
   systems[1].d[leaf] = 0;
   systems[2].rhs[3] = static_cast<double>(nan);
   // The small tree whose sweep reads rhs out of row order.

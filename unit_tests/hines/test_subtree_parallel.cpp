@@ -104,9 +104,7 @@ TYPED_TEST(HinesSubtree, MixedBatchesEqualPerNeuronWithAndWithoutPadding) {
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
   const auto& cells = test_cells();
-  std::vector<HinesSystem> mixed;
-  for (std::size_t k = 0; k < 3 * cells.size(); ++k)
-    mixed.push_back(rounded<S>(random_step(cells[(5 * k) % cells.size()].cell, test_seed() + k)));
+  std::vector<HinesSystem> mixed = mixed_population<S>(3 * cells.size(), test_seed());
   const S sentinel = S(-12345.5);
   for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
     SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
@@ -144,11 +142,7 @@ TYPED_TEST(HinesSubtree, FailuresGiveThePerNeuronStatusAndANaNSolution) {
   // subtree, at the root, in several places (the lowest is reported); healthy neurons between.
   const auto& cell = test_cells().front().cell;
   std::vector<HinesSystem> systems = population<S>(cell, 12, test_seed());
-  std::vector<bool> has_child(cell.size(), false);
-  for (int i = 1; i < cell.size(); ++i) has_child[cell.parent[i]] = true;
-  std::vector<int> leaves;
-  for (int i = 0; i < cell.size(); ++i)
-    if (!has_child[i]) leaves.push_back(i);
+  const std::vector<int> leaves = leaves_of(cell);
   ASSERT_GE(leaves.size(), 4u);
   const int low_leaf = leaves[1], high_leaf = leaves[leaves.size() - 2];
   systems[1].d[high_leaf] = 0;
