@@ -572,12 +572,23 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
     if (options.neurons_per_team > 1) row.note += ", " + std::to_string(options.neurons_per_team) + " neurons per team";
   }
   if constexpr (std::is_same_v<Algorithm, hines::algo::SubtreeParallel>) {
-    // The partition is built here, once, outside the timed region (the solve would on first use).
-    const int groups = hines::subtree_parallel_groups<Exec>(pt.pop.rows, options);
-    const auto& partition = bt.batch.morphologies().subtree_partition(groups);
-    row.note = std::to_string(groups) + " groups per neuron, " + std::to_string(partition.levels) +
-               " levels, trunk up to " + std::to_string(partition.longest_trunk) + " rows, longest chain " +
-               std::to_string(partition.critical_rows) + " rows";
+    // The plan and its partitions are built here, once, outside the timed region (the solve
+    // would on first use). Per number of groups: the blocks of 32 neurons (a team's lanes on a
+    // GPU) cut for it, and its partition's levels, longest trunk and chain.
+    const auto& plan = hines::subtree_parallel_plan<Scalar>(exec, bt.batch, options);
+    std::vector<long long> blocks_of(plan.groups.size(), 0);
+    auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
+    for (int u = 0; u < plan.teams(); ++u)
+      for (std::size_t q = 0; q < plan.groups.size(); ++q)
+        if (plan.groups[q] == units(u, 2)) blocks_of[q] += units(u, 1);
+    row.note = std::to_string(plan.team_groups) + " groups per team;";
+    for (std::size_t q = 0; q < plan.groups.size(); ++q) {
+      const auto& partition = bt.batch.morphologies().subtree_partition(plan.groups[q]);
+      row.note += " " + std::to_string(plan.groups[q]) + " groups per neuron on " + std::to_string(blocks_of[q]) +
+                  " blocks (" + std::to_string(partition.levels) + " levels, trunk up to " +
+                  std::to_string(partition.longest_trunk) + " rows, longest chain " +
+                  std::to_string(partition.critical_rows) + " rows);";
+    }
   }
   if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";
   row.timing = time_on(exec, ctx.options.repetitions(),

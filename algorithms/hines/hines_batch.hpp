@@ -20,6 +20,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -27,6 +28,7 @@
 #include <tridiag/algorithms/hines/branch_schedule.hpp>
 #include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/algorithms/hines/subtree_partition.hpp>
+#include <tridiag/algorithms/hines/subtree_team_plan.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/types.hpp>
@@ -222,7 +224,7 @@ class HinesBatch {
   /// are checked on the host (one copy there, which fences).
   HinesBatch(const Morphologies<MemorySpace>& morphologies, const morphology_view& morphology_of, const vector_type& a,
              const vector_type& b, const vector_type& d)
-      : morphologies_(morphologies), morphology_of_(morphology_of), a_(a), b_(b), d_(d) {
+      : morphologies_(morphologies), morphology_of_(morphology_of), a_(a), b_(b), d_(d), plans_(std::make_shared<Plans>()) {
     constexpr const char* where = "hines::HinesBatch";
     require_same_shape(where, "a", a, "d", d);
     require_same_shape(where, "b", b, "d", d);
@@ -240,6 +242,7 @@ class HinesBatch {
     for (index_type s = 0; s < d.systems(); ++s)
       require(ids(s) >= 0 && ids(s) < morphologies.count(), where, "neuron ", s, " has morphology id ", ids(s),
               ", there are ", morphologies.count(), " morphologies");
+    plans_->ids.assign(ids.data(), ids.data() + d.systems());  // kept for subtree_plan
   }
 
   const Morphologies<MemorySpace>& morphologies() const { return morphologies_; }
@@ -251,10 +254,44 @@ class HinesBatch {
   index_type systems() const { return d_.systems(); }
   index_type rows() const { return d_.rows(); }
 
+  /// algo::SubtreeParallel's teams for this batch (subtree_team_plan.hpp): blocks of `lanes`
+  /// neurons, `warps` groups per neuron (0: per block, automatic), `gpu`, budget_groups and
+  /// team_groups_limit as impl::make_subtree_team_plan takes them. Built on the host the first
+  /// time these arguments are asked for (a pass over the morphology ids kept since construction,
+  /// one copy to the device), then kept and shared by copies of this object: a time loop pays
+  /// once. Safe to call from several host threads.
+  const SubtreeTeamPlan<MemorySpace>& subtree_plan(int lanes, int warps, bool gpu, index_type budget_groups,
+                                                   int team_groups_limit) const {
+    static const SubtreeTeamPlan<MemorySpace> none{};
+    if (!plans_) return none;  // default-constructed: no neurons
+    const std::array<index_type, 5> key{lanes, warps, gpu ? 1 : 0, budget_groups, team_groups_limit};
+    const std::lock_guard<std::mutex> lock(plans_->mutex);
+    auto found = plans_->plan.find(key);
+    if (found == plans_->plan.end())
+      found = plans_->plan
+                  .emplace(key, impl::make_subtree_team_plan<MemorySpace>(
+                                    plans_->ids, morphologies_.host_sizes(), systems(), lanes, warps, gpu,
+                                    budget_groups, team_groups_limit, PartitionOf{morphologies_}))
+                  .first;
+    return found->second;
+  }
+
  private:
+  struct PartitionOf {
+    const Morphologies<MemorySpace>& morphologies;
+    const SubtreePartition<MemorySpace>& operator()(int groups) const { return morphologies.subtree_partition(groups); }
+  };
+  /// The SubtreeParallel plans built so far, and the morphology ids (host) they are built from.
+  struct Plans {
+    std::mutex mutex;
+    std::vector<int> ids;  ///< empty: morphology 0 for every neuron
+    std::map<std::array<index_type, 5>, SubtreeTeamPlan<MemorySpace>> plan;
+  };
+
   Morphologies<MemorySpace> morphologies_;
   morphology_view morphology_of_;
   vector_type a_, b_, d_;
+  std::shared_ptr<Plans> plans_;
 };
 
 }  // namespace tridiag::hines

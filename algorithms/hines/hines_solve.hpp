@@ -101,23 +101,26 @@ struct StagedBranchParallel {
   int neurons_per_team = 1;
 };
 /// Several thread groups per neuron, each thread on one neuron, so that every global access of
-/// an interleaved layout stays coalesced (subtree_parallel_kernel.hpp): a team of `warps` warps
-/// solves 32 consecutive neurons, lane l of every warp on the team's neuron l. Each neuron's tree
-/// is cut into subtrees of at most ceil(n / warps) rows, dealt out to the warps, which eliminate
-/// and later substitute them at the same time; what is left is cut again in further levels while
-/// that shortens the longest chain, and the trunk left at the end warp 0 finishes alone in between
-/// (subtree_partition.hpp; built once per morphology and number of warps, on first use). For
-/// batches of large cells too small to fill a GPU with one thread per neuron (25,600 neurons of
-/// thousands of compartments) on layouts::Interleaved or BlockInterleaved<32>;
-/// correct on every layout. Fastest when the 32 neurons of a team share a morphology (one
-/// morphology per batch, or Grouping::by_morphology); a mixed team is correct, each lane following
-/// its own tree. On host spaces a team is one thread per group (as many as Kokkos allows, one by
-/// default) on one neuron. Same results as PerNeuron, bitwise.
+/// an interleaved layout stays coalesced (subtree_parallel_kernel.hpp): g warps solve a block of
+/// 32 consecutive neurons, lane l of every warp on the block's neuron l. Each neuron's tree is cut
+/// into subtrees of at most ceil(n / g) rows, dealt out to the warps, which eliminate and later
+/// substitute them at the same time; what is left is cut again in further levels while that
+/// shortens the longest chain, and the trunk left at the end warp 0 finishes alone in between
+/// (subtree_partition.hpp; built once per morphology and g, on first use). g is chosen per block
+/// (subtree_team_plan.hpp): more warps for the blocks of larger cells, so that a mixed batch grouped
+/// by morphology is not held up by its largest cells, and a team runs one block of large cells or
+/// several of small ones. For batches of large cells too small to fill a GPU with one thread per
+/// neuron (25,600 neurons of thousands of compartments) on layouts::Interleaved or
+/// BlockInterleaved<32>; correct on every layout. Fastest when the 32 neurons of a block share a
+/// morphology (one morphology per batch, or Grouping::by_morphology); a mixed block is correct,
+/// each lane following its own tree. On host spaces a team is one thread per group (as many as
+/// Kokkos allows, one by default) on one neuron. Same results as PerNeuron, bitwise.
 struct SubtreeParallel {
   static constexpr const char* name() { return "hines_subtree_parallel"; }
   /// Thread groups (warps on a GPU) per neuron, the partition's number of subtree groups, >= 0.
-  /// 0: automatic, subtree_parallel_groups. Where the space allows fewer groups per team (host
-  /// spaces; the register limit on a GPU), a group walks several of the partition's in turn.
+  /// 0: automatic, per block of 32 neurons (subtree_team_plan.hpp; 1 on host spaces). Where the
+  /// space allows fewer groups per team (host spaces; the team size limit on a GPU), a group walks
+  /// several of the partition's in turn.
   int warps = 0;
   bool solve_padding = true;  ///< as PerNeuron::solve_padding
 };
@@ -179,31 +182,31 @@ Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type
                                         rows);
 }
 
-/// The number of subtree groups (thread groups per neuron) algo::SubtreeParallel with `options`
-/// uses for a batch of `rows` rows on ExecSpace: options.warps when given; else, on a GPU,
-/// min(4, max(1, rows / 64)): at least about 64 rows per warp, at most 4. Measured on the H100
-/// (double, commit a308699, docs/performance.md): 4 warps beat 8 and 16 on every single-cell batch
-/// tried (BG001, big-high, AA0013 at 25,600 neurons; BG001 at 64,000 to 256,000; the mixed6 batch
-/// grouped by morphology at 25,600 was the exception, 8 warps 1.05 ms, 4 warps 1.44), although
-/// more warps shorten the longest chain (BG001: 191, 138, 105 rows): a team's warps wait at the
-/// barriers for the largest group and while warp 0 walks the trunk, and on interleaved layouts 4
-/// warps per 32 neurons already give 3,200 warps for 25,600 neurons, about what an H100 holds at
-/// once with this kernel's registers (72, double Interleaved: 28 warps per multiprocessor). On
-/// host spaces 1 (a core per neuron already fills them). The kernel may run fewer groups per team
-/// than this (Kokkos's team size limit); the partition, and so the results, do not change.
 namespace impl {
-/// subtree_parallel_groups's rule, given whether the space is a GPU.
-constexpr int subtree_groups(bool gpu, index_type rows, int warps) {
-  if (warps > 0) return warps;
-  if (!gpu) return 1;
-  return static_cast<int>(std::min<index_type>(4, std::max<index_type>(1, rows / 64)));
+/// algo::SubtreeParallel's launch bounds: teams of at most 9 warps (the automatic plan's 8), 3 of
+/// them per multiprocessor, i.e. at most 65536 / (288 x 3) -> 72 registers per thread: on an H100
+/// (sm_90, double, Interleaved) the kernel takes 80 unbounded, 6 teams of 4 warps per
+/// multiprocessor, too few for 25,600 neurons in one wave (800 teams, 792 places); at 72, 7 teams
+/// (a few bytes of spills).
+template <class ExecSpace>
+using SubtreeParallelPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<288, 3>>;
+
+/// The SubtreeTeamPlan algo::SubtreeParallel runs `batch` with (subtree_team_plan.hpp), for a
+/// kernel of type TeamKernel: the space's team size limit for it (probed with the scratch of a
+/// team of the automatic plan's most groups), then the plan (built on first use,
+/// HinesBatch::subtree_plan).
+template <class ExecSpace, class Batch, class TeamKernel>
+const auto& subtree_parallel_plan(const ExecSpace& exec, const Batch& batch, const algo::SubtreeParallel& options,
+                                  const TeamKernel& kernel) {
+  const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  const int lanes = device ? 32 : 1;
+  SubtreeParallelPolicy<ExecSpace> probe(exec, 1, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, subtree_max_auto_groups)));
+  const int limit = std::max(1, probe.team_size_max(kernel, Kokkos::ParallelForTag()) / lanes);
+  const index_type budget = device ? static_cast<index_type>(compat::concurrency(exec)) / (2 * lanes) : 0;
+  return batch.subtree_plan(lanes, options.warps, device, budget, limit);
 }
 }  // namespace impl
-template <class ExecSpace>
-int subtree_parallel_groups(index_type rows, const algo::SubtreeParallel& options = {}) {
-  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  return impl::subtree_groups(!host, rows, options.warps);
-}
 
 /// Scratch of hines::solve: the eliminated diagonal, one matrix scalar per row.
 template <class MatrixScalar, class Layout, class MemorySpace>
@@ -264,6 +267,23 @@ struct Operands {
   Status status;
   KOKKOS_FORCEINLINE_FUNCTION MorphologyRows<Parent> link_rows(int m) const { return {links, m}; }
 };
+
+/// The Operands of hines::solve for its argument types.
+template <class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
+using SolveOperands =
+    Operands<typename Morphologies<MemorySpace>::parent_view, typename Morphologies<MemorySpace>::size_view,
+             typename HinesBatch<MatrixScalar, Layout, MemorySpace>::morphology_view,
+             typename HinesBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
+             typename HinesBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
+             typename HinesBatch<MatrixScalar, Layout, MemorySpace>::vector_type,
+             BatchVector<RhsScalar, Layout, MemorySpace>, BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>,
+             BatchVector<std::remove_const_t<MatrixScalar>, Layout, MemorySpace>, StatusView<MemorySpace>>;
+
+/// Kernel of algo::SubtreeParallel for hines::solve's argument types.
+template <class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
+using SubtreeParallelSolveKernel =
+    SubtreeParallelKernel<SubtreePartition<MemorySpace>, SolveOperands<MatrixScalar, RhsScalar, Layout, MemorySpace>,
+                          decltype(SubtreeTeamPlan<MemorySpace>::units)>;
 
 /// Kernel of algo::PerNeuron (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
 /// SolvePadding: algo::PerNeuron::solve_padding, a template argument because a run-time choice of
@@ -379,6 +399,19 @@ W workspace_for(const char* where, index_type systems, index_type rows, const W&
 }
 }  // namespace impl
 
+/// The teams algo::SubtreeParallel with `options` runs `batch` with on `exec`, rhs of scalar
+/// RhsScalar (subtree_team_plan.hpp: per-block groups; what perf reports print). Built on first
+/// use and kept by the batch, as hines::solve uses it.
+template <class RhsScalar, class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
+const SubtreeTeamPlan<MemorySpace>& subtree_parallel_plan(const ExecSpace& exec,
+                                                           const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
+                                                           const algo::SubtreeParallel& options = {}) {
+  using TeamKernel = impl::SubtreeParallelSolveKernel<MatrixScalar, RhsScalar, Layout, MemorySpace>;
+  const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+  TeamKernel kernel{{}, {}, {}, batch.systems(), device ? 32 : 1, options.solve_padding};
+  return impl::subtree_parallel_plan(exec, batch, options, kernel);
+}
+
 /// Solves A x = rhs for every neuron of the batch (one thread per neuron, `algorithm` picks the
 /// kernel; see the file comment). x may be the same BatchVector as rhs (in place); x's pad rows
 /// get rhs / d (0 for batches from make_problem), or are left untouched, neither read nor
@@ -406,15 +439,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   tridiag::impl::check_status(where, status, batch.systems());
   const index_type systems = batch.systems(), rows = batch.rows();
   using Value = std::remove_const_t<RhsScalar>;
-  using Parent = typename Morphologies<MemorySpace>::parent_view;
-  using Sizes = typename Morphologies<MemorySpace>::size_view;
-  using Ids = typename HinesBatch<MatrixScalar, Layout, MemorySpace>::morphology_view;
-  using Vector = typename HinesBatch<MatrixScalar, Layout, MemorySpace>::vector_type;
-  using RhsVector = BatchVector<RhsScalar, Layout, MemorySpace>;
-  using XVector = BatchVector<Value, Layout, MemorySpace>;
-  using WVector = Workspace<MatrixScalar, Layout, MemorySpace>;
-  using Operands = impl::Operands<Parent, Sizes, Ids, Vector, Vector, Vector, RhsVector, XVector, WVector,
-                                  StatusView<MemorySpace>>;
+  using Operands = impl::SolveOperands<MatrixScalar, RhsScalar, Layout, MemorySpace>;
   // After workspace_for: the kernels get the workspace the solve allocated or was given.
   auto operands = [&]() -> Operands {
     const auto& shapes = batch.morphologies();
@@ -476,24 +501,19 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   } else if constexpr (std::is_same_v<Algorithm, algo::SubtreeParallel>) {
     require(algorithm.warps >= 0, where, "algo::SubtreeParallel::warps = ", algorithm.warps, " is negative");
     const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-    const int lanes = device ? 32 : 1;  // neurons per team: a warp's lanes on a GPU
-    const index_type league = (systems + lanes - 1) / lanes;
-    require(league <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
+    const int lanes = device ? 32 : 1;  // neurons per block: a warp's lanes on a GPU
+    require((systems + lanes - 1) / lanes <= INT_MAX, where, "batch of ", systems,
+            " neurons exceeds the league size limit");
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
-    const int groups = subtree_parallel_groups<ExecSpace>(rows, algorithm);
-    using Partition = SubtreePartition<MemorySpace>;
-    using TeamKernel = impl::SubtreeParallelKernel<Partition, Operands>;
-    const TeamKernel kernel{batch.morphologies().subtree_partition(groups), operands(), systems, lanes,
-                            algorithm.solve_padding};
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    const std::size_t bytes = TeamKernel::scratch_bytes(lanes);
-    Policy probe(exec, static_cast<int>(league), 1);
-    probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
-    const int most = probe.team_size_max(kernel, Kokkos::ParallelForTag());
-    const int team = lanes * std::max(1, std::min(groups, most / lanes));
-    Policy policy(exec, static_cast<int>(league), team);
-    policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+    using Policy = impl::SubtreeParallelPolicy<ExecSpace>;
+    using TeamKernel = impl::SubtreeParallelSolveKernel<MatrixScalar, RhsScalar, Layout, MemorySpace>;
+    TeamKernel kernel{{}, {}, operands(), systems, lanes, algorithm.solve_padding};
+    const auto& plan = impl::subtree_parallel_plan(exec, batch, algorithm, kernel);
+    kernel.part = plan.cut;
+    kernel.units = plan.units;
+    Policy policy(exec, plan.teams(), lanes * plan.team_groups);
+    policy.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, plan.team_groups)));
     Kokkos::parallel_for("tridiag::hines::solve_subtree_parallel", policy, kernel);
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);

@@ -1,9 +1,11 @@
 #pragma once
 // Kernel of algo::SubtreeParallel (hines_solve.hpp): several thread groups per neuron, each
 // thread still on one neuron at a time, so that every global access of an interleaved layout
-// stays coalesced. A team of groups x lanes threads solves `lanes` consecutive neurons (lanes =
-// 32 on a GPU: a group is a warp, lane l of every warp on neuron league_rank * 32 + l; 1 on host
-// spaces). Per neuron (subtree_partition.hpp gives the rows and levels):
+// stays coalesced. A team of G x lanes threads solves one or several blocks of `lanes`
+// consecutive neurons (lanes = 32 on a GPU: a group is a warp, lane l of each of a block's warps
+// on the block's neuron l; 1 on host spaces), the team's unit of its SubtreeTeamPlan
+// (subtree_team_plan.hpp): blocks cut for g groups, each walked by min(g, G) of the team's groups.
+// Per neuron (subtree_partition.hpp gives the rows and levels):
 //   1. level after level, each group eliminates its cut subtrees of the level (all rows but
 //      their roots), rows in decreasing order, exactly as SerialHines does
 //      (impl::HinesElimination, serial_hines.hpp); a barrier after each level;
@@ -39,41 +41,54 @@
 
 namespace tridiag::hines::impl {
 
-template <class Partition, class Operands>
+template <class Partition, class Operands, class Units>
 struct SubtreeParallelKernel {
   using Matrix = typename decltype(Operands::w)::value_type;
   using Value = typename decltype(Operands::x)::value_type;
   enum Flag { tree_pivot, bad_rhs, bad_x, pad_pivot, flag_count };
 
-  Partition part;
+  Partition part;  ///< the plan's partitions, stacked (SubtreeTeamPlan::cut)
+  Units units;     ///< per team: SubtreeTeamPlan::units
   Operands op;
   index_type systems;
-  int lanes;           ///< neurons per team (32 on a GPU, 1 on host spaces)
+  int lanes;           ///< neurons per block (32 on a GPU, 1 on host spaces)
   bool solve_padding;  ///< algo::SubtreeParallel::solve_padding
 
-  /// A neuron's failure flags in team scratch (flag f of lane l at f * lanes + l).
+  /// A neuron's failure flags in team scratch (flag f of lane l of the team's block j at
+  /// (j * flag_count + f) * lanes + l).
   struct LaneFlags {
     int* first;
     int lanes;
     KOKKOS_FORCEINLINE_FUNCTION int& operator()(Flag f) const { return first[f * lanes]; }
   };
 
-  /// Team scratch (bytes): the failure flags of the team's neurons.
+  /// Team scratch (bytes): the failure flags of the team's neurons, up to `blocks` blocks.
   /// (KOKKOS_INLINE_FUNCTION: the kernel calls it too.)
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes) {
-    return static_cast<std::size_t>(lanes) * flag_count * sizeof(int);
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes, int blocks) {
+    return static_cast<std::size_t>(lanes) * blocks * flag_count * sizeof(int);
   }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
     const int rank = member.team_rank();
-    const int lane = rank % lanes, group = rank / lanes, group_count = member.team_size() / lanes;
-    const int groups = part.groups;
-    const LaneFlags flag{static_cast<int*>(member.team_scratch(0).get_shmem(scratch_bytes(lanes))) + lane, lanes};
-    const index_type s = static_cast<index_type>(member.league_rank()) * lanes + lane;
-    const bool active = s < systems && group < group_count;  // a team size not a multiple of lanes: spare threads
+    const int team_groups = member.team_size() / lanes;
+    // The team's unit: `blocks` blocks cut for `groups` groups, each walked by group_count groups;
+    // its partition is the rows row0 + m of `part`, `levels` levels.
+    const int league_rank = member.league_rank();
+    const int first_block = units(league_rank, 0), blocks = units(league_rank, 1);
+    const int groups = units(league_rank, 2), row0 = units(league_rank, 3);
+    const int group_count = groups < team_groups ? groups : team_groups;
+    const int lane = rank % lanes, team_group = rank / lanes;
+    const int block = team_group / group_count, group = team_group % group_count;
+    int* const flags = static_cast<int*>(member.team_scratch(0).get_shmem(scratch_bytes(lanes, team_groups)));
+    const LaneFlags flag{flags + (block * flag_count) * lanes + lane, lanes};
+    const index_type s = static_cast<index_type>(first_block + block) * lanes + lane;
+    // Spare threads: a team size not a multiple of lanes, a unit of fewer blocks than fit, the
+    // batch's end.
+    const bool active = team_group < team_groups && block < blocks && s < systems;
     const index_type neuron = active ? s : 0;  // storage slot whose rows this thread walks
     const int m = active && op.ids.data() != nullptr ? op.ids(neuron) : 0;
+    const int pm = row0 + m;  // the neuron's partition
     const index_type n = active ? op.sizes(m) : 0;
     const index_type solved = solve_padding ? op.rows : n;  // rows of the neuron's system
     const auto links = op.link_rows(m);
@@ -93,14 +108,14 @@ struct SubtreeParallelKernel {
     // 1. The cut subtrees, level after level, each group its runs (decreasing), each level up to
     // its first failing pivot.
     index_type failed = -1, lowest_bad_rhs = INT_MAX;
-    for (int level = 0; level < part.levels; ++level) {
+    for (int level = 0; level < units(league_rank, 4); ++level) {
       if (active) {
         for (int k = group; k < groups; k += group_count) {
           const int slot = level * groups + k;
           HinesElimination<Matrix, Value> sweep(INT_MAX);
           bool ok = true;
-          for (int j = part.run_begin(m, slot); ok && j < part.run_begin(m, slot + 1); ++j) {
-            const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
+          for (int j = part.run_begin(pm, slot); ok && j < part.run_begin(pm, slot + 1); ++j) {
+            const index_type first = part.runs(pm, 2 * j), last = part.runs(pm, 2 * j + 1);
             for (index_type i = last; i >= first; --i) {
               if (!sweep.step(i, links(i), i > first ? i - 1 : -1, a, b, d, rhs, x, w)) {
                 if (i > failed) failed = i;
@@ -121,11 +136,11 @@ struct SubtreeParallelKernel {
       if (lowest_bad_rhs < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_rhs), static_cast<int>(lowest_bad_rhs));
     }
     if (active && group == 0) {
-      const int count = part.trunk_size(m);
+      const int count = part.trunk_size(pm);
       HinesElimination<Matrix, Value> sweep(INT_MAX);
       for (int j = count - 1; j >= 0; --j) {
-        const index_type i = part.trunk(m, j);
-        if (!sweep.step(i, links(i), j > 0 ? part.trunk(m, j - 1) : -1, a, b, d, rhs, x, w)) {
+        const index_type i = part.trunk(pm, j);
+        if (!sweep.step(i, links(i), j > 0 ? part.trunk(pm, j - 1) : -1, a, b, d, rhs, x, w)) {
           Kokkos::atomic_fetch_max(&flag(tree_pivot), static_cast<int>(i));
           break;
         }
@@ -136,7 +151,7 @@ struct SubtreeParallelKernel {
       index_type bad = INT_MAX, previous_row = -1;
       Value previous{};
       for (int j = 0; j < count; ++j) {
-        const index_type i = part.trunk(m, j);
+        const index_type i = part.trunk(pm, j);
         const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w);
         if (bad == INT_MAX && !compat::isfinite(xi)) bad = i;
         x(i) = xi;
@@ -150,14 +165,14 @@ struct SubtreeParallelKernel {
     // 3. The cut subtrees, the last level first, each group its runs (increasing); at level 0
     // also the pad rows, shared out among the groups.
     index_type bad = INT_MAX, pad_failed = INT_MAX, pad_bad_rhs = INT_MAX;
-    for (int level = part.levels - 1; level >= 0; --level) {
+    for (int level = units(league_rank, 4) - 1; level >= 0; --level) {
       if (active) {
         for (int k = group; k < groups; k += group_count) {
           const int slot = level * groups + k;
           index_type previous_row = -1;
           Value previous{};
-          for (int j = part.run_begin(m, slot + 1) - 1; j >= part.run_begin(m, slot); --j) {
-            const index_type first = part.runs(m, 2 * j), last = part.runs(m, 2 * j + 1);
+          for (int j = part.run_begin(pm, slot + 1) - 1; j >= part.run_begin(pm, slot); --j) {
+            const index_type first = part.runs(pm, 2 * j), last = part.runs(pm, 2 * j + 1);
             for (index_type i = first; i <= last; ++i) {
               const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w);
               if (!compat::isfinite(xi) && i < bad) bad = i;

@@ -132,6 +132,37 @@ TYPED_TEST(HinesSubtree, MixedBatchesEqualPerNeuronWithAndWithoutPadding) {
   }
 }
 
+TYPED_TEST(HinesSubtree, BlocksOfDifferentSizesGetTheirOwnWarpsAndEqualPerNeuron) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  // 64 neurons of AA0013 (4,035 rows) and 96 of small-low (107), grouped: on a GPU two blocks of
+  // 8 warps and three blocks sharing one team of warps, one each (subtree_team_plan.hpp).
+  const auto& cells = test_cells();
+  const auto large = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
+  const auto small = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name.rfind("small-low", 0) == 0; });
+  ASSERT_TRUE(large != cells.end() && small != cells.end());
+  std::vector<HinesSystem> systems = population<S>(small->cell, 96, test_seed());
+  for (auto& neuron : population<S>(large->cell, 64, test_seed() + 1)) systems.push_back(neuron);
+  const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::by_morphology);
+  const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+  for (int k : reference.status) ASSERT_EQ(k, 0);
+  for (const SubtreeParallel options : {SubtreeParallel{}, SubtreeParallel{0, false}}) {
+    const auto r = run<TypeParam>(problem, options, false);
+    EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(options);
+    EXPECT_EQ(r.status, reference.status) << name_of(options);
+  }
+  using E = typename TypeParam::exec;
+  const auto& plan = hines::subtree_parallel_plan<S>(E(), problem.matrix);
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible;
+  if (host) {
+    EXPECT_EQ(plan.groups, std::vector<int>{1});
+  } else {
+    EXPECT_EQ(plan.groups, (std::vector<int>{1, 8}));
+    EXPECT_EQ(plan.teams(), 3);  // two blocks of AA0013, then the three of small-low together
+  }
+}
+
 TYPED_TEST(HinesSubtree, FailuresGiveThePerNeuronStatusAndANaNSolution) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
@@ -405,23 +436,82 @@ TYPED_TEST(HinesSubtreeCut, MorphologiesBuildEachPartitionOnceAndShareIt) {
   EXPECT_EQ(hines::Morphologies<M>().subtree_partition(2).groups, 0);
 }
 
-TYPED_TEST(HinesSubtreeCut, TheAutomaticGroupCount) {
-  using E = typename TypeParam::exec;
-  using hines::impl::subtree_groups;
-  // A GPU: about 64 rows per warp, 1 to 4 warps; given warps always win; host spaces 1.
-  EXPECT_EQ(subtree_groups(true, 1, 0), 1);
-  EXPECT_EQ(subtree_groups(true, 127, 0), 1);
-  EXPECT_EQ(subtree_groups(true, 128, 0), 2);
-  EXPECT_EQ(subtree_groups(true, 255, 0), 3);
-  EXPECT_EQ(subtree_groups(true, 256, 0), 4);
-  EXPECT_EQ(subtree_groups(true, 1057, 0), 4);
-  EXPECT_EQ(subtree_groups(true, 4035, 0), 4);
-  EXPECT_EQ(subtree_groups(true, 4035, 5), 5);
-  EXPECT_EQ(subtree_groups(false, 4035, 0), 1);
-  EXPECT_EQ(subtree_groups(false, 4035, 7), 7);
-  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
-  EXPECT_EQ(hines::subtree_parallel_groups<E>(1057), host ? 1 : 4);
-  EXPECT_EQ(hines::subtree_parallel_groups<E>(1057, SubtreeParallel{4}), 4);
+/// The plan (subtree_team_plan.hpp) of a batch of blocks of 32 neurons, `blocks[k]` blocks of a
+/// chain of rows[k] rows each, in that order, on a GPU of `budget` groups (threads / 64).
+hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_for(const std::vector<int>& rows, const std::vector<int>& blocks,
+                                                  index_type budget, int warps = 0, bool gpu = true) {
+  std::vector<std::vector<int>> parents;
+  std::vector<int> ids;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    std::vector<int> chain(static_cast<std::size_t>(rows[k]));
+    for (int i = 0; i < rows[k]; ++i) chain[static_cast<std::size_t>(i)] = i - 1;
+    parents.push_back(chain);
+    ids.insert(ids.end(), static_cast<std::size_t>(32 * blocks[k]), static_cast<int>(k));
+  }
+  const auto morphologies = hines::make_morphologies<Kokkos::HostSpace>(parents);
+  auto partition_for = [&](int g) -> const hines::SubtreePartition<Kokkos::HostSpace>& {
+    return morphologies.subtree_partition(g);
+  };
+  return hines::impl::make_subtree_team_plan<Kokkos::HostSpace>(ids, morphologies.host_sizes(),
+                                                                static_cast<index_type>(ids.size()), 32, warps, gpu,
+                                                                budget, 32, partition_for);
+}
+
+/// Groups per block of a plan, from its units; every block in exactly one unit, in order, a
+/// unit's blocks no more than its team holds.
+std::vector<int> groups_per_block(const hines::SubtreeTeamPlan<Kokkos::HostSpace>& plan) {
+  using Plan = hines::SubtreeTeamPlan<Kokkos::HostSpace>;
+  std::vector<int> g;
+  for (int u = 0; u < plan.teams(); ++u) {
+    EXPECT_EQ(plan.units(u, Plan::first_block), static_cast<int>(g.size())) << "unit " << u;
+    const int groups = plan.units(u, Plan::groups_per_neuron);
+    EXPECT_GE(plan.units(u, Plan::blocks), 1);
+    EXPECT_LE(plan.units(u, Plan::blocks), plan.team_groups / std::min(groups, plan.team_groups)) << "unit " << u;
+    const auto q = std::find(plan.groups.begin(), plan.groups.end(), groups) - plan.groups.begin();
+    EXPECT_EQ(plan.units(u, Plan::partition_row), static_cast<int>(q) * static_cast<int>(plan.cut.trunk_size.extent(0) / plan.groups.size()));
+    g.insert(g.end(), static_cast<std::size_t>(plan.units(u, Plan::blocks)), groups);
+  }
+  return g;
+}
+
+int count_of(const std::vector<int>& g, int value) { return static_cast<int>(std::count(g.begin(), g.end(), value)); }
+
+TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesLargerCellsMoreWarpsWithinOneWave) {
+  constexpr index_type h100 = 270336 / 64;  // an H100's budget: 132 multiprocessors x 32
+  // One cell, 25,600 neurons (800 blocks): 4 warps each, whatever its size from 256 rows; 12,800
+  // (400 blocks): 8 would need a second wave (3 teams of 8 warps per multiprocessor), so 4 again.
+  for (int rows : {671, 4035}) {
+    const auto plan = plan_for({rows}, {800}, h100);
+    EXPECT_EQ(count_of(groups_per_block(plan), 4), 800) << rows;
+    EXPECT_EQ(plan.team_groups, 4);
+    EXPECT_EQ(count_of(groups_per_block(plan_for({rows}, {400}, h100)), 4), 400) << rows;
+  }
+  // Small cells: 1 warp (at least 64 rows per warp), several blocks per team when others need more.
+  EXPECT_EQ(count_of(groups_per_block(plan_for({107}, {800}, h100)), 1), 800);
+  // The six seed classes grouped, 25,600 neurons: the largest get 8 warps, the smallest 1, sizes
+  // in decreasing order get no more warps; the small cells' blocks share teams.
+  const std::vector<int> six = {1057, 819, 525, 429, 107, 107};
+  const auto mixed = plan_for(six, {133, 133, 133, 133, 134, 134}, h100);
+  const auto g = groups_per_block(mixed);
+  ASSERT_EQ(g.size(), 800u);
+  EXPECT_EQ(g.front(), 8);
+  EXPECT_EQ(g.back(), 1);
+  EXPECT_TRUE(std::is_sorted(g.rbegin(), g.rend()));
+  EXPECT_EQ(mixed.team_groups, 8);
+  EXPECT_LT(mixed.teams(), 800);
+  EXPECT_EQ(mixed.groups.front(), 1);
+  EXPECT_EQ(mixed.groups.back(), 8);
+  // AA0013 and BG001, 12,800 each: 8 warps for AA0013 would push its own teams into a second
+  // wave, so 4.
+  const auto two = groups_per_block(plan_for({4035, 671}, {400, 400}, h100));
+  EXPECT_EQ(count_of(two, 4), 400);
+  EXPECT_EQ(count_of(two, 1), 400);
+  // Given warps: every block, one block per team; host spaces: 1.
+  EXPECT_EQ(count_of(groups_per_block(plan_for(six, {3, 3, 3, 3, 3, 3}, h100, 3)), 3), 18);
+  EXPECT_EQ(count_of(groups_per_block(plan_for(six, {3, 3, 3, 3, 3, 3}, 0, 0, false)), 1), 18);
+  // The stacked partitions hold each number of groups' cut of every morphology.
+  const auto& cut = mixed.cut;
+  EXPECT_EQ(cut.trunk_size.extent(0), mixed.groups.size() * six.size());
 }
 
 }  // namespace
