@@ -581,13 +581,13 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
     for (int u = 0; u < plan.teams(); ++u)
       for (std::size_t q = 0; q < plan.groups.size(); ++q)
         if (plan.groups[q] == units(u, 2)) blocks_of[q] += units(u, 1);
-    row.note = std::to_string(plan.team_groups) + " groups per team;";
+    row.note = std::to_string(plan.team_groups) + " groups per team";
     for (std::size_t q = 0; q < plan.groups.size(); ++q) {
       const auto& partition = bt.batch.morphologies().subtree_partition(plan.groups[q]);
-      row.note += " " + std::to_string(plan.groups[q]) + " groups per neuron on " + std::to_string(blocks_of[q]) +
+      row.note += ", " + std::to_string(plan.groups[q]) + " per neuron on " + std::to_string(blocks_of[q]) +
                   " blocks (" + std::to_string(partition.levels) + " levels, trunk up to " +
                   std::to_string(partition.longest_trunk) + " rows, longest chain " +
-                  std::to_string(partition.critical_rows) + " rows);";
+                  std::to_string(partition.critical_rows) + " rows)";
     }
   }
   if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";

@@ -6,12 +6,14 @@
 // block's warps on the block's neuron l, so that interleaved accesses stay coalesced; 1 on host
 // spaces). Every block gets its number of groups g (the partition it is cut with,
 // subtree_partition.hpp): options.warps when given, else 1 on host spaces, and on a GPU
-//   g = the largest power of two <= min(8, size / 64, size * budget / total), at least 1
+//   g = the largest power of two <= min(8, size / 64, max(4, size * budget / total)), at least 1
 // with size the block's largest morphology (real rows), total the sum of size over the blocks and
 // budget = the threads the device runs at once / (2 lanes) (4,224 warps on an H100): larger
 // cells get more groups, so that their longest chain, which bounds how soon a batch finishes
-// when it cannot fill the device, shrinks towards the smaller cells'. Then that and the plans
-// with the largest g halved, again and again down to 1, are weighed by a model of their time
+// when it cannot fill the device, shrinks towards the smaller cells'; never fewer than
+// min(4, size / 64) (the rule measured best for one-morphology batches, 25,600 to 256,000 neurons,
+// docs/performance.md). Then that and the plans with the largest g halved, again and again down
+// to that floor, are weighed by a model of their time
 // (subtree_plan_makespan: teams in league order on the places the device has for them, each
 // taking its largest block's rows / g^0.75, the speedup of more warps measured for one large cell
 // on the H100); the fastest is taken. A second wave of teams costs little when it holds the small
@@ -97,7 +99,7 @@ inline std::vector<int> subtree_block_groups(const std::vector<index_type>& bloc
   for (std::size_t b = 0; b < block_rows.size(); ++b) {
     const index_type r = block_rows[b];
     const index_type share = static_cast<index_type>(static_cast<double>(r) * static_cast<double>(budget_groups) / total);
-    const index_type cap = std::min<index_type>({subtree_max_auto_groups, r / 64, share});
+    const index_type cap = std::min<index_type>({subtree_max_auto_groups, r / 64, std::max<index_type>(4, share)});
     g[b] = power_of_two_floor(std::max<index_type>(1, cap));
   }
   return g;
@@ -192,16 +194,25 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
     std::vector<int> candidate = g;
     double best = subtree_plan_makespan(candidate, block_rows, plan.team_groups, budget_groups);
     for (int top = largest; top > 1; top /= 2) {
-      for (int& v : candidate)
-        if (v == top) v /= 2;
-      const int team = std::max(1, std::min(top / 2, team_groups_limit));
+      bool halved = false;
+      for (std::size_t b = 0; b < candidate.size(); ++b) {
+        const int floor = power_of_two_floor(std::min<index_type>(4, std::max<index_type>(1, block_rows[b] / 64)));
+        if (candidate[b] == top && top / 2 >= floor) {
+          candidate[b] /= 2;
+          halved = true;
+        }
+      }
+      if (!halved) break;
+      const int now = *std::max_element(candidate.begin(), candidate.end());
+      const int team = std::max(1, std::min(now, team_groups_limit));
       const double time = subtree_plan_makespan(candidate, block_rows, team, budget_groups);
       if (time < best) {
         best = time;
         g = candidate;
-        largest = top / 2;
+        largest = now;
         plan.team_groups = team;
       }
+      top = now * 2;  // the loop halves it back
     }
   }
   plan.groups = g;

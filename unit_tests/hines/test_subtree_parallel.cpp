@@ -502,10 +502,10 @@ TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesLargerCellsMoreWarpsWithinOneWave) {
   EXPECT_EQ(mixed.groups.front(), 1);
   EXPECT_EQ(mixed.groups.back(), 8);
   // AA0013 and BG001, 12,800 each: 8 warps for AA0013 would push its own teams into a second
-  // wave, so 4.
-  const auto two = groups_per_block(plan_for({4035, 671}, {400, 400}, h100));
-  EXPECT_EQ(count_of(two, 4), 400);
-  EXPECT_EQ(count_of(two, 1), 400);
+  // wave, so 4; BG001 keeps the floor of 4 (never fewer than min(4, rows / 64)).
+  EXPECT_EQ(count_of(groups_per_block(plan_for({4035, 671}, {400, 400}, h100)), 4), 800);
+  // 64,000 neurons of BG001 (2,000 blocks): the floor, 4, although the teams take three waves.
+  EXPECT_EQ(count_of(groups_per_block(plan_for({671}, {2000}, h100)), 4), 2000);
   // Given warps: every block, one block per team; host spaces: 1.
   EXPECT_EQ(count_of(groups_per_block(plan_for(six, {3, 3, 3, 3, 3, 3}, h100, 3)), 3), 18);
   EXPECT_EQ(count_of(groups_per_block(plan_for(six, {3, 3, 3, 3, 3, 3}, 0, 0, false)), 1), 18);
