@@ -31,6 +31,18 @@ KOKKOS_FORCEINLINE_FUNCTION T load_read_only(const T* p) {
   return *p;
 }
 
+/// Asks the memory system to bring *p towards the thread (a CUDA device: into L2, no register
+/// written, no wait, never a fault); nothing elsewhere. For loops whose next loads cannot be issued
+/// early (they follow stores the compiler cannot tell apart from them).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void prefetch(const T& v) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.L2 [%0];" ::"l"(&v));  // generic: a shared-memory address is a no-op
+#else
+  (void)v;
+#endif
+}
+
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION void store_streaming(T* p, const T& v) {
 #if defined(__CUDA_ARCH__)
