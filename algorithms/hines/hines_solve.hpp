@@ -134,12 +134,18 @@ struct Automatic {
 
 /// The kernel algo::Automatic runs for `systems` neurons padded to `rows` rows in Layout on
 /// ExecSpace, on a GPU running `concurrency` threads at once (an H100: 270,336) and for cells of
-/// at least 256 rows: SubtreeParallel on Interleaved when 4 x systems <= concurrency (67,584
-/// neurons on an H100) and on BlockInterleaved<32> when 8 x systems <= concurrency (33,792);
-/// BranchParallel on Flat when systems < concurrency; PerNeuron otherwise (always on host
-/// spaces).
+/// at least 256 rows: SubtreeParallel on Interleaved and BlockInterleaved<32> when 8 x systems <=
+/// concurrency (33,792 neurons on an H100); BranchParallel on Flat when systems < concurrency;
+/// PerNeuron otherwise (always on host spaces).
 ///
-/// SubtreeParallel (H100, double, commit a308699, 4 warps per neuron, docs/performance.md):
+/// H100, double, commit ff8adb6 (the sweeps prefetching, per-block warps; docs/performance.md):
+/// at 25,600 neurons SubtreeParallel against PerNeuron, AA0013 (4,035 rows) 3.73 vs 7.55 ms on
+/// Interleaved, 3.58 vs 6.12 on BlockInterleaved<32>; BG001 (671 rows) 0.60 vs 1.27 and 0.61 vs
+/// 1.06; at 64,000 PerNeuron wins on both (AA0013 9.06 vs 10.42 ms and 8.48 vs 10.09; BG001 1.53
+/// vs 1.66 and 1.46 vs 1.63), so Interleaved now has BlockInterleaved<32>'s threshold (at a308699,
+/// without the prefetch, SubtreeParallel still won at 64,000 on Interleaved).
+///
+/// Earlier (H100, double, commit a308699, 4 warps per neuron, docs/performance.md):
 /// Interleaved, BG001 (671 rows) 0.73 vs 1.83 ms per-neuron at 25,600 neurons, 2.01 vs 2.16 at
 /// 64,000, 3.61 vs 3.05 at 128,000; big-high (1,057) 1.23 vs 2.88 and AA0013 (4,035) 4.89 vs
 /// 11.0 ms at 25,600. BlockInterleaved<32> (its kernel takes 100 registers, Interleaved's 72):
@@ -169,8 +175,8 @@ template <class Layout>
 constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows) {
   if (!gpu || rows < 256) return Kernel::per_neuron;
   if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency) return Kernel::branch_parallel;
-  if (std::is_same_v<Layout, layouts::Interleaved> && 4 * systems <= concurrency) return Kernel::subtree_parallel;
-  if (std::is_same_v<Layout, layouts::BlockInterleaved<32>> && 8 * systems <= concurrency)
+  if ((std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) &&
+      8 * systems <= concurrency)
     return Kernel::subtree_parallel;
   return Kernel::per_neuron;
 }

@@ -482,8 +482,8 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyForLargeCellsO
   using hines::impl::automatic_kernel;
   // The rule on an H100 (132 SMs x 2,048 threads), where 25,600 and 256,000 neurons both leave
   // threads idle one thread per neuron (hines_solve.hpp gives the figures): BranchParallel on the
-  // flat layout; SubtreeParallel on Interleaved up to a quarter of the threads (67,584 neurons) and
-  // on BlockInterleaved<32> up to an eighth (33,792); per-neuron otherwise.
+  // flat layout; SubtreeParallel on Interleaved and BlockInterleaved<32> up to an eighth of the
+  // threads (33,792 neurons); per-neuron otherwise.
   const index_type h100 = 132 * 2048;
   for (index_type neurons : {1, 25600, 256000}) {
     EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 671), Kernel::branch_parallel) << neurons;
@@ -496,9 +496,9 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyForLargeCellsO
     EXPECT_EQ(automatic_kernel<layouts::Flat>(false, 16, neurons, 4035), Kernel::per_neuron) << "host";
     EXPECT_EQ(automatic_kernel<layouts::Interleaved>(false, 16, neurons, 4035), Kernel::per_neuron) << "host";
   }
-  for (index_type neurons : {1, 25600, 67584})
+  for (index_type neurons : {1, 25600, 33792})
     EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 671), Kernel::subtree_parallel) << neurons;
-  for (index_type neurons : {67585, 256000})
+  for (index_type neurons : {33793, 64000, 256000})
     EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 671), Kernel::per_neuron) << neurons;
   for (index_type neurons : {1, 25600, 33792})
     EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 1057), Kernel::subtree_parallel)
