@@ -10,10 +10,15 @@
 //   nvcc_wrapper -std=c++17 -O3 -I<build>/include -I<kokkos>/include --expt-extended-lambda
 //     -fopenmp hines_subtree_driver.cpp -o drv -L<kokkos>/lib -lkokkoscore -lkokkoscontainers -ldl
 // Run: ./drv 25600 big-high.txt big-low.txt medium-high.txt medium-low.txt small.txt small.txt
+// One-cell mode (the sweeps' prefetch distance, serial_hines.hpp hines_prefetch_rows; build once
+// per -DTRIDIAG_HINES_PREFETCH_ROWS=D): ./drv one BG001.txt 25600 256000 times N copies of the cell,
+// one thread per neuron and SubtreeParallel with 4 warps, on Interleaved and BlockInterleaved<32>,
+// and prints a checksum of x (equal for every build: the prefetch changes no result).
 #include <tridiag/tridiag.hpp>
 #include <cstdio>
 #include <fstream>
 #include <chrono>
+#include <string>
 using namespace tridiag;
 using Mem = Kokkos::CudaSpace;
 using Exec = Kokkos::Cuda;
@@ -32,6 +37,15 @@ struct Fill {
     auto rnd = [&]() { st = st * 6364136223846793005ull + 1442695040888963407ull; return double(st >> 11) * (1.0 / 9007199254740992.0); };
     for (index_type i = 0; i < rows; ++i) { a(s, i) = -0.1 - rnd(); b(s, i) = -0.1 - rnd(); rhs(s, i) = rnd() - 0.5; x(s, i) = 0.0 / 0.0; d(s, i) = 0.5 + rnd(); }
     for (index_type i = 1; i < n; ++i) { const int p = parent(m, i); d(s, i) += -a(s, i) + 0.1; d(s, p) += -b(s, i); }
+  }
+};
+
+template <class V>
+struct Checksum {
+  V x;
+  index_type rows;
+  KOKKOS_INLINE_FUNCTION void operator()(index_type s, double& acc) const {
+    for (index_type i = 0; i < rows; ++i) acc += x(s, i) == x(s, i) ? x(s, i) * (1 + (i % 7)) : 0.0;
   }
 };
 
@@ -55,8 +69,11 @@ double run(const char* what, const hines::Morphologies<Mem>& morph, Kokkos::View
     t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(t.begin(), t.end());
+  double sum = 0;
+  Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{x, n}, sum);
   const double useful = 5.0 * 8 * real_rows;
-  printf("%-34s N=%7lld  med %.4f ms  useful %.1f%% of copy\n", what, (long long)N, t[4] * 1e3, useful / t[4] / 1e9 / copy_gbs * 100);
+  printf("%-34s N=%7lld  med %.4f ms  useful %.1f%% of copy  checksum %.17g\n", what, (long long)N, t[4] * 1e3,
+         useful / t[4] / 1e9 / copy_gbs * 100, sum);
   return t[4];
 }
 
@@ -64,18 +81,42 @@ std::vector<int> load(const char* f) {
   std::ifstream in(f); size_t n; in >> n; std::vector<int> p(n); for (auto& v : p) in >> v; return p;
 }
 
+/// Device copy bandwidth (GB/s, read + write): Kokkos::deep_copy of 1 GiB, median of 10.
+double copy_bandwidth() {
+  Kokkos::View<double*, Mem> s("s", 1 << 27), dd("dd", 1 << 27);
+  Kokkos::deep_copy(dd, s);
+  Kokkos::fence();
+  std::vector<double> t;
+  for (int r = 0; r < 10; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(dd, s);
+    Kokkos::fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return 2.0 * 8 * (1 << 27) / t[5] / 1e9;
+}
+
 int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
-  {
+  if (argc > 2 && std::string(argv[1]) == "one") {
+    const auto morph = hines::make_morphologies<Mem>({load(argv[2])});
+    const double copy = copy_bandwidth();
+    printf("copy %.0f GB/s, prefetch %d rows\n", copy, (int)hines::impl::hines_prefetch_rows);
+    using SP = hines::algo::SubtreeParallel;
+    const Kokkos::View<int*, Mem> none;
+    for (int k = 3; k < argc; ++k) {
+      const index_type N = atoll(argv[k]), real = N * morph.rows();
+      run<layouts::Interleaved>("per-neuron Interleaved", morph, none, N, real, copy, hines::algo::PerNeuron{false});
+      run<layouts::BlockInterleaved<32>>("per-neuron BI32", morph, none, N, real, copy, hines::algo::PerNeuron{false});
+      run<layouts::Interleaved>("subtree4 Interleaved", morph, none, N, real, copy, SP{4, false});
+      run<layouts::BlockInterleaved<32>>("subtree4 BI32", morph, none, N, real, copy, SP{4, false});
+    }
+  } else {
     const index_type N = atoll(argv[1]);
     std::vector<std::vector<int>> parents;
     for (int k = 2; k < argc; ++k) parents.push_back(load(argv[k]));  // in decreasing size
-    Kokkos::View<double*, Mem> s("s", 1 << 27), dd("dd", 1 << 27);
-    Kokkos::deep_copy(dd, s); Kokkos::fence();
-    std::vector<double> t;
-    for (int r = 0; r < 10; ++r) { auto t0 = std::chrono::steady_clock::now(); Kokkos::deep_copy(dd, s); Kokkos::fence(); t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()); }
-    std::sort(t.begin(), t.end());
-    const double copy = 2.0 * 8 * (1 << 27) / t[5] / 1e9;
+    const double copy = copy_bandwidth();
     printf("copy %.0f GB/s\n", copy);
     const int C = parents.size();
     // Mixed, grouped: class c gets neurons [c N / C, (c + 1) N / C).
