@@ -580,7 +580,7 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
     auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
     for (int u = 0; u < plan.teams(); ++u)
       for (std::size_t q = 0; q < plan.groups.size(); ++q)
-        if (plan.groups[q] == units(u, 2)) blocks_of[q] += units(u, 1);
+        if (plan.groups[q] == units(u, plan.groups_per_neuron)) blocks_of[q] += units(u, plan.blocks);
     row.note = std::to_string(plan.team_groups) + " groups per team";
     for (std::size_t q = 0; q < plan.groups.size(); ++q) {
       const auto& partition = bt.batch.morphologies().subtree_partition(plan.groups[q]);

@@ -271,16 +271,15 @@ class HinesBatch {
       found = plans_->plan
                   .emplace(key, impl::make_subtree_team_plan<MemorySpace>(
                                     plans_->ids, morphologies_.host_sizes(), systems(), lanes, warps, gpu,
-                                    budget_groups, team_groups_limit, PartitionOf{morphologies_}))
+                                    budget_groups, team_groups_limit,
+                                    [this](int groups) -> const SubtreePartition<MemorySpace>& {
+                                      return morphologies_.subtree_partition(groups);
+                                    }))
                   .first;
     return found->second;
   }
 
  private:
-  struct PartitionOf {
-    const Morphologies<MemorySpace>& morphologies;
-    const SubtreePartition<MemorySpace>& operator()(int groups) const { return morphologies.subtree_partition(groups); }
-  };
   /// The SubtreeParallel plans built so far, and the morphology ids (host) they are built from.
   struct Plans {
     std::mutex mutex;

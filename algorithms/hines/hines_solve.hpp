@@ -197,6 +197,13 @@ namespace impl {
 template <class ExecSpace>
 using SubtreeParallelPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<288, 3>>;
 
+/// Neurons per block of algo::SubtreeParallel on ExecSpace: a warp's lanes on a GPU, 1 on host
+/// spaces.
+template <class ExecSpace>
+constexpr int subtree_lanes() {
+  return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
+}
+
 /// The SubtreeTeamPlan algo::SubtreeParallel runs `batch` with (subtree_team_plan.hpp), for a
 /// kernel of type TeamKernel: the space's team size limit for it (probed with the scratch of a
 /// team of the automatic plan's most groups), then the plan (built on first use,
@@ -204,8 +211,8 @@ using SubtreeParallelPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds
 template <class ExecSpace, class Batch, class TeamKernel>
 const auto& subtree_parallel_plan(const ExecSpace& exec, const Batch& batch, const algo::SubtreeParallel& options,
                                   const TeamKernel& kernel) {
-  const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  const int lanes = device ? 32 : 1;
+  constexpr int lanes = subtree_lanes<ExecSpace>();
+  constexpr bool device = lanes > 1;
   SubtreeParallelPolicy<ExecSpace> probe(exec, 1, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, subtree_max_auto_groups)));
   const int limit = std::max(1, probe.team_size_max(kernel, Kokkos::ParallelForTag()) / lanes);
@@ -413,8 +420,7 @@ const SubtreeTeamPlan<MemorySpace>& subtree_parallel_plan(const ExecSpace& exec,
                                                            const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
                                                            const algo::SubtreeParallel& options = {}) {
   using TeamKernel = impl::SubtreeParallelSolveKernel<MatrixScalar, RhsScalar, Layout, MemorySpace>;
-  const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  TeamKernel kernel{{}, {}, {}, batch.systems(), device ? 32 : 1, options.solve_padding};
+  TeamKernel kernel{{}, {}, {}, batch.systems(), impl::subtree_lanes<ExecSpace>(), options.solve_padding};
   return impl::subtree_parallel_plan(exec, batch, options, kernel);
 }
 
@@ -506,10 +512,8 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     }
   } else if constexpr (std::is_same_v<Algorithm, algo::SubtreeParallel>) {
     require(algorithm.warps >= 0, where, "algo::SubtreeParallel::warps = ", algorithm.warps, " is negative");
-    const bool device = !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-    const int lanes = device ? 32 : 1;  // neurons per block: a warp's lanes on a GPU
-    require((systems + lanes - 1) / lanes <= INT_MAX, where, "batch of ", systems,
-            " neurons exceeds the league size limit");
+    constexpr int lanes = impl::subtree_lanes<ExecSpace>();
+    // (The league size limit is checked when the plan is built, before the launch.)
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
     using Policy = impl::SubtreeParallelPolicy<ExecSpace>;

@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/algorithms/hines/subtree_partition.hpp>
+#include <tridiag/algorithms/hines/subtree_team_plan.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/types.hpp>
@@ -75,8 +76,9 @@ struct SubtreeParallelKernel {
     // The team's unit: `blocks` blocks cut for `groups` groups, each walked by group_count groups;
     // its partition is the rows row0 + m of `part`, `levels` levels.
     const int league_rank = member.league_rank();
-    const int first_block = units(league_rank, 0), blocks = units(league_rank, 1);
-    const int groups = units(league_rank, 2), row0 = units(league_rank, 3);
+    using Unit = SubtreeUnitFields;
+    const int first_block = units(league_rank, Unit::first_block), blocks = units(league_rank, Unit::blocks);
+    const int groups = units(league_rank, Unit::groups_per_neuron), row0 = units(league_rank, Unit::partition_row);
     const int group_count = groups < team_groups ? groups : team_groups;
     const int lane = rank % lanes, team_group = rank / lanes;
     const int block = team_group / group_count, group = team_group % group_count;
@@ -108,7 +110,7 @@ struct SubtreeParallelKernel {
     // 1. The cut subtrees, level after level, each group its runs (decreasing), each level up to
     // its first failing pivot.
     index_type failed = -1, lowest_bad_rhs = INT_MAX;
-    for (int level = 0; level < units(league_rank, 4); ++level) {
+    for (int level = 0; level < units(league_rank, Unit::levels); ++level) {
       if (active) {
         for (int k = group; k < groups; k += group_count) {
           const int slot = level * groups + k;
@@ -165,7 +167,7 @@ struct SubtreeParallelKernel {
     // 3. The cut subtrees, the last level first, each group its runs (increasing); at level 0
     // also the pad rows, shared out among the groups.
     index_type bad = INT_MAX, pad_failed = INT_MAX, pad_bad_rhs = INT_MAX;
-    for (int level = units(league_rank, 4) - 1; level >= 0; --level) {
+    for (int level = units(league_rank, Unit::levels) - 1; level >= 0; --level) {
       if (active) {
         for (int k = group; k < groups; k += group_count) {
           const int slot = level * groups + k;

@@ -49,12 +49,16 @@
 
 namespace tridiag::hines {
 
+/// The columns of SubtreeTeamPlan::units, per team (league rank): its first block, its number of
+/// blocks, their groups g, the first row of g's partition in `cut` (morphology m at partition_row
+/// + m) and that partition's levels.
+struct SubtreeUnitFields {
+  enum : int { first_block, blocks, groups_per_neuron, partition_row, levels, fields };
+};
+
 template <class MemorySpace>
-struct SubtreeTeamPlan {
-  enum Field { first_block, blocks, groups_per_neuron, partition_row, levels, fields };
-  /// Per team (league rank): its first block, its number of blocks, their groups g, the first row
-  /// of g's partition in `cut` (morphology m at partition_row + m) and that partition's levels.
-  Kokkos::View<int* [fields], Kokkos::LayoutRight, MemorySpace> units;
+struct SubtreeTeamPlan : SubtreeUnitFields {
+  Kokkos::View<int* [fields], Kokkos::LayoutRight, MemorySpace> units;  ///< SubtreeUnitFields' columns
   /// The partitions of `groups` stacked in one set of tables (subtree_partition.hpp; its groups
   /// and levels fields unused): a kernel then picks one with an offset rather than by choosing
   /// among several sets of Views, which would hold registers for the whole kernel.
@@ -188,7 +192,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
   }
   std::vector<int> g = subtree_block_groups(block_rows, warps, gpu, budget_groups);
   Plan plan;
-  int largest = g.empty() ? 1 : *std::max_element(g.begin(), g.end());
+  const int largest = g.empty() ? 1 : *std::max_element(g.begin(), g.end());
   plan.team_groups = std::max(1, std::min(largest, team_groups_limit));
   if (warps == 0 && gpu) {  // the halvings, weighed by the model
     std::vector<int> candidate = g;
@@ -209,7 +213,6 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
       if (time < best) {
         best = time;
         g = candidate;
-        largest = now;
         plan.team_groups = team;
       }
       top = now * 2;  // the loop halves it back
