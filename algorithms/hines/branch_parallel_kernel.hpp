@@ -65,10 +65,17 @@ struct BranchParallelKernel {
     int m;
     Rows r;
     Flags flags;
-    KOKKOS_INLINE_FUNCTION void finish(int i, Matrix wi, Value xi) const {
+    /// Row i reduced (pivot wi, eliminated right-hand side xi): stored scaled by its pivot, as
+    /// SerialHines stores it (serial_hines.hpp), the scaled values returned in ci and ri (ci
+    /// only for a row with a parent: a root's a(i) is not read).
+    KOKKOS_INLINE_FUNCTION void finish(int i, bool has_parent, Matrix wi, Value xi, Matrix& ci, Value& ri) const {
       if (!impl::usable_pivot(wi)) Kokkos::atomic_fetch_max(&flags(tree_pivot), i);
-      r.w(i) = wi;
-      r.x(i) = xi;
+      ri = xi / wi;
+      r.x(i) = ri;
+      if (has_parent) {
+        ci = r.a(i) / wi;
+        r.w(i) = ci;
+      }
     }
     KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
       const auto& sc = k.schedule;
@@ -79,23 +86,23 @@ struct BranchParallelKernel {
       if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_rhs), i);
       for (int e = sc.child_begin(m, i); e < sc.child_begin(m, i + 1); ++e) {
         const int c = sc.children(m, e);
-        const Matrix factor = r.b(c) / r.w(c);
-        wi -= factor * r.a(c);
-        xi -= factor * r.x(c);
+        const Matrix bc = r.b(c);
+        wi -= bc * r.w(c);
+        xi -= bc * r.x(c);
       }
-      finish(i, wi, xi);
+      Matrix ci{};
+      Value ri{};
+      finish(i, end - 1 > begin || k.op.parent(m, i) >= 0, wi, xi, ci, ri);
       for (int q = end - 2; q >= begin; --q) {
-        const int c = i;  // the only child of the next row up
-        const Matrix wc = wi;
-        const Value xc = xi;
+        const int c = i;  // the only child of the next row up, its scaled entries in ci, ri
         i = sc.order(m, q);
         wi = r.d(i);
         xi = r.rhs(i);
         if (!compat::isfinite(xi)) Kokkos::atomic_fetch_min(&flags(bad_rhs), i);
-        const Matrix factor = r.b(c) / wc;
-        wi -= factor * r.a(c);
-        xi -= factor * xc;
-        finish(i, wi, xi);
+        const Matrix bc = r.b(c);
+        wi -= bc * ci;
+        xi -= bc * ri;
+        finish(i, q > begin || k.op.parent(m, i) >= 0, wi, xi, ci, ri);
       }
     }
   };
@@ -119,15 +126,13 @@ struct BranchParallelKernel {
       int i = sc.order(m, begin);
       const int p = k.op.parent(m, i);
       Value xi = r.x(i);
-      if (p >= 0) xi -= r.a(i) * r.x(p);
-      xi /= r.w(i);
+      if (p >= 0) xi -= r.w(i) * r.x(p);
       finish(i, xi);
       for (int q = begin + 1; q < end; ++q) {
         const Value xp = xi;  // the parent's solution
         i = sc.order(m, q);
         xi = r.x(i);
-        xi -= r.a(i) * xp;
-        xi /= r.w(i);
+        xi -= r.w(i) * xp;
         finish(i, xi);
       }
     }

@@ -3,12 +3,13 @@
 // rows. The kernel is written once against these accessors: a(i), b(i), d(i), rhs(i) (inputs)
 // and w(i), x(i) (the eliminated diagonal and right-hand side, then the solution):
 //   Staging::none              everything in global memory, as hines::solve was given it
-//                              (algo::BranchParallel): about 10 values of traffic per row;
+//                              (algo::BranchParallel): about 9 values of traffic per row;
 //   Staging::diagonal_and_rhs  the team first copies d and rhs into team scratch (on-chip shared
 //                              memory on a GPU), neighbouring threads on neighbouring rows, and
 //                              the sweeps eliminate in place there: d(i) and w(i) are one scratch
-//                              row, rhs(i) and x(i) another; a and b stay in global memory (read
-//                              by the sweeps, a twice: about 6 values per row);
+//                              row, rhs(i) and x(i) another; a and b stay in global memory, read
+//                              once each by the backward sweep: 5 values per row (6 while the
+//                              substitution read a again; serial_hines.hpp says what changed);
 //   Staging::all               a and b staged as well: global memory sees each input once and x
 //                              once, 5 values per row, and the sweeps' loads all hit scratch.
 // The staged policies write x back at the end, whole (or NaN for a failed neuron); the values are

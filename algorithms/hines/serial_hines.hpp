@@ -106,14 +106,15 @@ struct HinesElimination {
       xi = x(i);
     }
     if (!impl::usable_pivot(wi)) return false;
-    if (carried || leaf) {  // the forward sweep reads them (else they are in memory already)
-      w(i) = wi;
-      x(i) = xi;
-    }
     carried = false;
     const int p = TreeLinks::parent(link);
+    // Row i is final: what the forward sweep needs of it is stored scaled by its pivot, so that
+    // the substitution reads two values and divides by nothing (hines_substitute).
+    const Value ri = xi / wi;
+    x(i) = ri;
     if (p >= 0) {
-      const Matrix factor = b(i) / wi;
+      const Matrix ci = a(i) / wi;
+      w(i) = ci;
       Matrix wp;
       Value xp;
       if (link & TreeLinks::first_child) {  // the parent's entries start here, from its input
@@ -124,8 +125,9 @@ struct HinesElimination {
         wp = w(p);
         xp = x(p);
       }
-      wp -= factor * a(i);
-      xp -= factor * xi;
+      const Matrix bi = b(i);
+      wp -= bi * ci;
+      xp -= bi * ri;
       if (p == next) {  // i is p's last child: p is reduced, and the next row
         wc = wp;
         xc = xp;
@@ -140,21 +142,20 @@ struct HinesElimination {
 };
 
 /// The forward substitution (root to leaves) at row i with parent p (-1: a root), once x(p) is
-/// final: x(i) = (x(i) - a(i) x(p)) / w(i), x(i) holding the eliminated right-hand side. x(p) is
-/// read from `previous` when p is `previous_row`, the row substituted just before (registers),
-/// else from x: the same value either way.
-template <class Value, class A, class X, class W>
+/// final: x(i) = x(i) - w(i) x(p), x(i) and w(i) holding what the backward sweep left there, the
+/// eliminated right-hand side and lower entry a(i) divided by the row's pivot. x(p) is read from
+/// `previous` when p is `previous_row`, the row substituted just before (registers), else from x:
+/// the same value either way.
+template <class Value, class X, class W>
 KOKKOS_FORCEINLINE_FUNCTION Value hines_substitute(index_type i, int p, index_type previous_row, const Value& previous,
-                                                   const A& a, const X& x, const W& w, index_type rows) {
+                                                   const X& x, const W& w, index_type rows) {
   if (i + hines_prefetch_rows < rows) {  // the inputs of the row this sweep is likely to reach later
     const index_type ahead = i + hines_prefetch_rows;
     prefetch(x(ahead));
-    prefetch(a(ahead));
     prefetch(w(ahead));
   }
   Value xi = x(i);
-  if (p >= 0) xi -= a(i) * (p == previous_row ? previous : x(p));
-  xi /= w(i);
+  if (p >= 0) xi -= w(i) * (p == previous_row ? previous : x(p));
   return xi;
 }
 }  // namespace impl
@@ -169,22 +170,26 @@ KOKKOS_FORCEINLINE_FUNCTION Value hines_substitute(index_type i, int p, index_ty
 /// (parent and flags; Morphologies::links()).
 ///
 /// x may be the same storage as rhs (in place): rhs(i) is always read before x(i) is first
-/// written. w is scratch of n rows (matrix scalar) for the eliminated diagonal, so a, b, d and
-/// rhs are never written. Returns a status code (core/status.hpp): k > 0 when the pivot of row
+/// written. w is scratch of n rows (matrix scalar) for the eliminated diagonal (then the scaled
+/// lower entries), so a, b, d and rhs are never written. Returns a status code (core/status.hpp): k > 0 when the pivot of row
 /// k-1 was zero, tiny or non-finite, rows being eliminated from the last to the first (so k is
 /// the highest failing row); -k when rhs(k-1) is non-finite (the first, i.e. lowest, such row),
 /// else when x(k-1) is (overflow). x is then NaN on all rows.
 ///
-/// Memory traffic per row, about 10 values (the copy-then-sweep solve before it moved about 14,
-/// a pass copying d and rhs into w and x coming first): the backward sweep reads a, b, d, rhs
-/// once each and writes w and x once each; the forward sweep reads x, a, w and writes x. A row's
-/// eliminated entries start from d and rhs at its first child (or at the row itself for a leaf)
-/// and stay in registers while they pass to the next row down (parent(i) = i - 1: along every
-/// unbranched section, and from a branch point's lowest child), as x of the parent does in the
-/// forward sweep; only at branch points are partial entries stored and read back. The arithmetic
-/// is exactly that of the textbook sweep (w(p) -= b(i) / w(i) * a(i) and x(p) -= b(i) / w(i) *
-/// x(i) over the children in decreasing order, starting from w = d, x = rhs): results are bitwise
-/// those of a copy-then-sweep solve and of algo::BranchParallel (branch_parallel_kernel.hpp).
+/// Memory traffic per row, about 9 values (the copy-then-sweep solve before it moved about 14,
+/// a pass copying d and rhs into w and x coming first; 10 while the substitution still divided
+/// by the pivot): the backward sweep reads a, b, d, rhs once each and writes w and x once each;
+/// the forward sweep reads x and w and writes x. A row's eliminated entries start from d and rhs
+/// at its first child (or at the row itself for a leaf) and stay in registers while they pass to
+/// the next row down (parent(i) = i - 1: along every unbranched section, and from a branch
+/// point's lowest child), as x of the parent does in the forward sweep; only at branch points are
+/// partial entries stored and read back. Once row i is reduced (pivot w_i, right-hand side x_i),
+/// it keeps c_i = a(i) / w_i in w(i) and r_i = x_i / w_i in x(i); its parent's entries lose
+/// b(i) c_i and b(i) r_i, and the substitution is x(i) = r_i - c_i x(parent(i)): the same number
+/// of divisions as the textbook sweep, all in the backward sweep, and one value less to read in
+/// the forward one. Results are bitwise those of that sweep written the same way (over the
+/// children in decreasing order, starting from w = d, x = rhs; test_hines_solve.cpp) and of
+/// algo::BranchParallel (branch_parallel_kernel.hpp).
 struct SerialHines {
   static constexpr const char* name() { return "hines"; }
 
@@ -207,7 +212,7 @@ struct SerialHines {
     index_type bad_x = rows;
     Value previous{};  // x(i - 1), final
     for (index_type i = 0; i < n; ++i) {
-      const Value xi = impl::hines_substitute(i, TreeLinks::parent(links(i)), i - 1, previous, a, x, w, n);
+      const Value xi = impl::hines_substitute(i, TreeLinks::parent(links(i)), i - 1, previous, x, w, n);
       if (bad_x == rows && !compat::isfinite(xi)) bad_x = i;
       x(i) = xi;
       previous = xi;

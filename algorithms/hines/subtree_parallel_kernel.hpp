@@ -154,7 +154,7 @@ struct SubtreeParallelKernel {
       Value previous{};
       for (int j = 0; j < count; ++j) {
         const index_type i = part.trunk(pm, j);
-        const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w, n);
+        const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, x, w, n);
         if (bad == INT_MAX && !compat::isfinite(xi)) bad = i;
         x(i) = xi;
         previous = xi;
@@ -176,7 +176,7 @@ struct SubtreeParallelKernel {
           for (int j = part.run_begin(pm, slot + 1) - 1; j >= part.run_begin(pm, slot); --j) {
             const index_type first = part.runs(pm, 2 * j), last = part.runs(pm, 2 * j + 1);
             for (index_type i = first; i <= last; ++i) {
-              const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, a, x, w, n);
+              const Value xi = hines_substitute(i, TreeLinks::parent(links(i)), previous_row, previous, x, w, n);
               if (!compat::isfinite(xi) && i < bad) bad = i;
               x(i) = xi;
               previous = xi;

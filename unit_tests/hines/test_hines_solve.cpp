@@ -237,8 +237,9 @@ TYPED_TEST(HinesSolve, EmptyBatchIsFine) {
 // hines_solve_runs.hpp); in place and not.
 
 /// The textbook sweep, one neuron per index: w = d and x = rhs copied first, children eliminated
-/// into their parents from the last row to the first, then the substitution. It runs on the space
-/// under test, so that a device compiler contracts the same expressions the same way.
+/// into their parents from the last row to the first (each row, once reduced, scaled by its
+/// pivot: x(i) / w(i) and a(i) / w(i), as SerialHines keeps them), then the substitution. It runs
+/// on the space under test, so that a device compiler contracts the same expressions the same way.
 template <class S, class M>
 struct TextbookSweep {
   Kokkos::View<int**, Kokkos::LayoutRight, M> parent;
@@ -248,17 +249,20 @@ struct TextbookSweep {
     const int n = size(s);
     for (int i = 0; i < n; ++i) w(s, i) = d(s, i);
     for (int i = n - 1; i >= 0; --i) {
+      const S wi = w(s, i);
+      const S ri = x(s, i) / wi;
+      x(s, i) = ri;
       const int p = parent(s, i);
       if (p < 0) continue;
-      const S factor = b(s, i) / w(s, i);
-      w(s, p) -= factor * a(s, i);
-      x(s, p) -= factor * x(s, i);
+      const S ci = a(s, i) / wi;
+      w(s, i) = ci;
+      w(s, p) -= b(s, i) * ci;
+      x(s, p) -= b(s, i) * ri;
     }
     for (int i = 0; i < n; ++i) {
       const int p = parent(s, i);
       S xi = x(s, i);
-      if (p >= 0) xi -= a(s, i) * x(s, p);
-      xi /= w(s, i);
+      if (p >= 0) xi -= w(s, i) * x(s, p);
       x(s, i) = xi;
     }
   }
