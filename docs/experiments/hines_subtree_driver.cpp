@@ -12,7 +12,8 @@
 // Run: ./drv 25600 big-high.txt big-low.txt medium-high.txt medium-low.txt small.txt small.txt
 // One-cell mode (the sweeps' prefetch distance, serial_hines.hpp hines_prefetch_rows; build once
 // per -DTRIDIAG_HINES_PREFETCH_ROWS=D): ./drv one BG001.txt 25600 256000 times N copies of the cell,
-// one thread per neuron and SubtreeParallel with 4 warps, on Interleaved and BlockInterleaved<32>,
+// one thread per neuron and SubtreeParallel with 4 warps, on Interleaved and BlockInterleaved<32>
+// (and with 8 warps and the automatic plan on Interleaved),
 // and prints a checksum of x (equal for every build: the prefetch changes no result).
 #include <tridiag/tridiag.hpp>
 #include <cstdio>
@@ -111,6 +112,8 @@ int main(int argc, char** argv) {
       run<layouts::BlockInterleaved<32>>("per-neuron BI32", morph, none, N, real, copy, hines::algo::PerNeuron{false});
       run<layouts::Interleaved>("subtree4 Interleaved", morph, none, N, real, copy, SP{4, false});
       run<layouts::BlockInterleaved<32>>("subtree4 BI32", morph, none, N, real, copy, SP{4, false});
+      run<layouts::Interleaved>("subtree8 Interleaved", morph, none, N, real, copy, SP{8, false});
+      run<layouts::Interleaved>("subtree auto Interleaved", morph, none, N, real, copy, SP{0, false});
     }
   } else {
     const index_type N = atoll(argv[1]);
