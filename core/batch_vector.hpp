@@ -77,7 +77,7 @@ class BatchVector {
   KOKKOS_FORCEINLINE_FUNCTION index_type systems() const { return map_.systems; }
   KOKKOS_FORCEINLINE_FUNCTION index_type rows() const { return map_.rows; }
   const storage_type& storage() const { return storage_; }
-  const Layout& mapping() const { return map_; }
+  KOKKOS_FORCEINLINE_FUNCTION const Layout& mapping() const { return map_; }
   std::string label() const { return storage_.label(); }
 
  private:
@@ -107,6 +107,25 @@ struct SystemRows {
 template <class Vector>
 KOKKOS_FORCEINLINE_FUNCTION SystemRows<Vector> rows_of(const Vector& v, index_type s) {
   return SystemRows<Vector>{v, s};
+}
+
+/// Row accessor of one system for a vector addressed through a mapping `map` the caller shares
+/// between several vectors of the same shape: after inlining, the row offsets of all of them are
+/// one computation (with rows_of, each vector's own copy of its mapping is a separate value to the
+/// compiler, so every array's offset is computed and held apart).
+template <class Scalar, class Layout>
+struct MappedRows {
+  Scalar* data;
+  Layout map;
+  index_type system;
+  KOKKOS_FORCEINLINE_FUNCTION Scalar& operator()(index_type i) const { return data[map.offset(system, i)]; }
+};
+
+/// rows_of(v, s) through `map` (v's shape; the caller checks it).
+template <class Vector>
+KOKKOS_FORCEINLINE_FUNCTION MappedRows<typename Vector::scalar_type, typename Vector::layout_type> rows_of(
+    const Vector& v, index_type s, const typename Vector::layout_type& map) {
+  return {v.data(), map, s};
 }
 
 /// Throws unless a and b have the same systems and rows.

@@ -67,5 +67,32 @@ TEST_F(BatchVectorTest, ConstViewsOfMutableVectors) {
   EXPECT_EQ(cv(1, 1), 4);
 }
 
+/// rows_of through a shared mapping addresses the same element as v(s, i), on every layout.
+template <class Layout>
+void expect_mapped_rows_match(index_type systems, index_type rows) {
+  using V = BatchVector<double, Layout, Kokkos::HostSpace>;
+  V v("v", systems, rows);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < rows; ++i) v(s, i) = static_cast<double>(1000 * s + i);
+  const BatchVector<const double, Layout, Kokkos::HostSpace> cv = v;
+  const auto map = v.mapping();
+  for (index_type s = 0; s < systems; ++s) {
+    const auto r = rows_of(v, s, map);
+    const auto cr = rows_of(cv, s, map);
+    for (index_type i = 0; i < rows; ++i) {
+      EXPECT_EQ(&r(i), &v(s, i)) << Layout::name() << " system " << s << " row " << i;
+      EXPECT_EQ(cr(i), 1000.0 * s + i);
+    }
+  }
+}
+
+TEST_F(BatchVectorTest, RowsThroughASharedMappingAreTheVectorsRows) {
+  expect_mapped_rows_match<layouts::Flat>(5, 7);
+  expect_mapped_rows_match<layouts::Interleaved>(5, 7);
+  expect_mapped_rows_match<layouts::BlockInterleaved<4>>(5, 7);  // a partial last block
+  expect_mapped_rows_match<layouts::BlockInterleaved<32>>(33, 3);
+  expect_mapped_rows_match<layouts::UnifiedVector>(5, 7);
+}
+
 }  // namespace
 }  // namespace tridiag::test
