@@ -109,6 +109,14 @@ KOKKOS_FORCEINLINE_FUNCTION SystemRows<Vector> rows_of(const Vector& v, index_ty
   return SystemRows<Vector>{v, s};
 }
 
+/// Whether a layout's offsets follow from the extents (systems, rows) alone, so that vectors of one
+/// shape may share one mapping. Not for UnifiedVector: the vectors packed in one allocation differ
+/// in width and component from each other and from a vector allocated alone.
+template <class Layout>
+inline constexpr bool offsets_follow_shape = true;
+template <>
+inline constexpr bool offsets_follow_shape<layouts::UnifiedVector> = false;
+
 /// Row accessor of one system for a vector addressed through a mapping `map` the caller shares
 /// between several vectors of the same shape: after inlining, the row offsets of all of them are
 /// one computation (with rows_of, each vector's own copy of its mapping is a separate value to the
@@ -121,11 +129,16 @@ struct MappedRows {
   KOKKOS_FORCEINLINE_FUNCTION Scalar& operator()(index_type i) const { return data[map.offset(system, i)]; }
 };
 
-/// rows_of(v, s) through `map` (v's shape; the caller checks it).
+/// rows_of(v, s) through `map`, a mapping of v's shape (the caller checks the shape), where the
+/// layout's offsets follow from the shape; else rows_of(v, s), v's own mapping.
 template <class Vector>
-KOKKOS_FORCEINLINE_FUNCTION MappedRows<typename Vector::scalar_type, typename Vector::layout_type> rows_of(
-    const Vector& v, index_type s, const typename Vector::layout_type& map) {
-  return {v.data(), map, s};
+KOKKOS_FORCEINLINE_FUNCTION auto rows_of(const Vector& v, index_type s, const typename Vector::layout_type& map) {
+  if constexpr (offsets_follow_shape<typename Vector::layout_type>) {
+    return MappedRows<typename Vector::scalar_type, typename Vector::layout_type>{v.data(), map, s};
+  } else {
+    (void)map;
+    return rows_of(v, s);
+  }
 }
 
 /// Throws unless a and b have the same systems and rows.

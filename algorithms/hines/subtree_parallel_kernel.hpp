@@ -94,11 +94,12 @@ struct SubtreeParallelKernel {
     const index_type n = active ? op.sizes(m) : 0;
     const index_type solved = solve_padding ? op.rows : n;  // rows of the neuron's system
     const auto links = op.link_rows(m);
-    // Every vector has a's mapping (hines::solve checked their shapes): through one copy of it the
-    // six arrays' row offsets are one computation (core/batch_vector.hpp MappedRows). Measured on
-    // the H100 (docs/performance.md, d2be0a4 + this): the six classes grouped at 25,600 neurons
-    // 0.606 -> 0.587 ms; PerNeuron, whose kernel got slower with it at 256,000 neurons (BG001
-    // 4.93 -> 5.33 ms), keeps rows_of.
+    // Every vector has a's shape (hines::solve checked): through one copy of its mapping the six
+    // arrays' row offsets are one computation where the layout allows it (core/batch_vector.hpp
+    // rows_of(v, s, map); UnifiedVector keeps each vector's own). Measured on the H100
+    // (docs/performance.md): the six classes grouped at 25,600 neurons 0.606 -> 0.587 ms;
+    // PerNeuron, whose kernel got slower with it at 256,000 neurons (BG001 4.93 -> 5.33 ms), keeps
+    // rows_of.
     const auto map = op.a.mapping();
     const auto a = rows_of(op.a, neuron, map);
     const auto b = rows_of(op.b, neuron, map);

@@ -94,5 +94,20 @@ TEST_F(BatchVectorTest, RowsThroughASharedMappingAreTheVectorsRows) {
   expect_mapped_rows_match<layouts::UnifiedVector>(5, 7);
 }
 
+TEST_F(BatchVectorTest, PackedUnifiedVectorsKeepTheirOwnMappingThroughASharedOne) {
+  // The upper diagonal packed in a unified allocation, addressed with a lone vector's mapping of
+  // the same shape: its own width and component must still be used.
+  using L = layouts::UnifiedVector;
+  using V = BatchVector<double, L, Kokkos::HostSpace>;
+  const index_type systems = 3, rows = 4;
+  const typename V::storage_type packed_storage("packed", L(systems, rows, L::packed_width).required_span());
+  const V upper(packed_storage, L(systems, rows, L::packed_width, L::upper));
+  const V lone("lone", systems, rows);
+  for (index_type s = 0; s < systems; ++s) {
+    const auto r = rows_of(upper, s, lone.mapping());
+    for (index_type i = 0; i < rows; ++i) EXPECT_EQ(&r(i), &upper(s, i)) << "system " << s << " row " << i;
+  }
+}
+
 }  // namespace
 }  // namespace tridiag::test
