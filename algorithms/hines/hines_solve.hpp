@@ -193,8 +193,9 @@ namespace impl {
 /// them per multiprocessor, i.e. at most 65536 / (288 x 3) -> 72 registers per thread: on an H100
 /// (sm_90, double, Interleaved) the kernel takes 80 unbounded, 6 teams of 4 warps per
 /// multiprocessor, too few for 25,600 neurons in one wave (800 teams, 792 places); at 72, 7 teams
-/// (64 and 96 bytes of spills on Interleaved and BlockInterleaved<32> since the backward sweep
-/// issues a row's loads before its stores, serial_hines.hpp).
+/// (64 bytes of spills on Interleaved and BlockInterleaved<32> at 4be5177, where the backward
+/// sweep issues a row's loads before its stores, serial_hines.hpp, and the kernel addresses its
+/// arrays through one mapping).
 template <class ExecSpace>
 using SubtreeParallelPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<288, 3>>;
 
