@@ -133,10 +133,17 @@ struct Automatic {
 }  // namespace algo
 
 /// The kernel algo::Automatic runs for `systems` neurons padded to `rows` rows in Layout on
-/// ExecSpace, on a GPU running `concurrency` threads at once (an H100: 270,336) and for cells of
-/// at least 256 rows: SubtreeParallel on Interleaved and BlockInterleaved<32> when 8 x systems <=
-/// concurrency (33,792 neurons on an H100); BranchParallel on Flat when systems < concurrency;
+/// ExecSpace, on a GPU running `concurrency` threads at once (an H100: 270,336): SubtreeParallel on
+/// Interleaved and BlockInterleaved<32> when 8 x systems <= concurrency (33,792 neurons on an
+/// H100) and rows >= 64; BranchParallel on Flat when systems < concurrency and rows >= 256;
 /// PerNeuron otherwise (always on host spaces).
+///
+/// H100, double, the driver docs/experiments/hines_subtree_driver.cpp on 4be5177 with the
+/// per-block rule of subtree_team_plan.hpp (docs/performance.md, 2026-11-25): SubtreeParallel
+/// against the faster PerNeuron layout at 25,600 neurons, 71 rows 0.086 vs 0.099 ms, 107 rows
+/// 0.108 vs 0.141, 309 rows 0.261 vs 0.393; at 33,792, 71 rows 0.097 vs 0.102, 107 rows 0.132 vs
+/// 0.151, AA0013 4.26 vs 5.58 ms. (Before, cells of fewer than 256 rows got PerNeuron: with one
+/// warp per block, the old rule's, SubtreeParallel was no faster.)
 ///
 /// H100, double, commit ff8adb6 (the sweeps prefetching, per-block warps; docs/performance.md):
 /// at 25,600 neurons SubtreeParallel against PerNeuron, AA0013 (4,035 rows) 3.73 vs 7.55 ms on
@@ -173,10 +180,10 @@ namespace impl {
 /// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
 template <class Layout>
 constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows) {
-  if (!gpu || rows < 256) return Kernel::per_neuron;
-  if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency) return Kernel::branch_parallel;
+  if (!gpu) return Kernel::per_neuron;
+  if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency && rows >= 256) return Kernel::branch_parallel;
   if ((std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) &&
-      8 * systems <= concurrency)
+      8 * systems <= concurrency && rows >= 64)
     return Kernel::subtree_parallel;
   return Kernel::per_neuron;
 }

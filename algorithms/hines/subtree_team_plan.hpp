@@ -6,22 +6,25 @@
 // block's warps on the block's neuron l, so that interleaved accesses stay coalesced; 1 on host
 // spaces). Every block gets its number of groups g (the partition it is cut with,
 // subtree_partition.hpp): options.warps when given, else 1 on host spaces, and on a GPU
-//   g = the largest power of two <= min(8, size / 64, max(4, size * budget / total)), at least 1
+//   g = the largest power of two <= min(8, size / 24, max(4, size * budget / total)), at least 1
 // with size the block's largest morphology (real rows), total the sum of size over the blocks and
 // budget = the threads the device runs at once / (2 lanes) (4,224 warps on an H100): larger
 // cells get more groups, so that their longest chain, which bounds how soon a batch finishes
-// when it cannot fill the device, shrinks towards the smaller cells'; never fewer than
-// min(4, size / 64) (the rule measured best for one-morphology batches, 25,600 to 256,000 neurons,
-// docs/performance.md). Then that and the plans with the largest g halved, again and again down
-// to that floor, are weighed by a model of their time
+// when it cannot fill the device, shrinks towards the smaller cells'; at least 24 rows per group
+// (subtree_rows_per_group). Then that and the plans with the largest g halved, again and again
+// down to min(2, size / 24) (subtree_min_auto_groups), are weighed by a model of their time
 // (subtree_plan_makespan: teams in league order on the places the device has for them, each
 // taking its largest block's rows / g^0.75, the speedup of more warps measured for one large cell
 // on the H100); the fastest is taken. A second wave of teams costs little when it holds the small
 // cells of a batch grouped by size, and doubles the time when it holds large ones. One-morphology
-// batches get the same g everywhere (4 for 25,600 neurons of 671 or 4,035 rows on an H100, what
-// measurements chose before, docs/performance.md); a mixed batch grouped by morphology
-// (Grouping::by_morphology) more for its largest cells than for its smallest instead of one
-// number fitted to the largest.
+// batches get the same g everywhere: on an H100, 4 for 25,600 neurons of 107 to 4,035 rows, 2 for
+// 33,792 (4 would need a second wave), 4 for 64,000 (three waves of 4 warps beat two of 2 in the
+// model; BG001 measured 4 warps against 1 only), what the measurements chose
+// (docs/performance.md); a mixed batch grouped by morphology (Grouping::by_morphology) more for
+// its largest cells than for its smallest instead of one number fitted to the largest. (The rule
+// before 2026-11-25 allowed no fewer than 64 rows per group and never halved below 4: cells under
+// 256 rows got 1 or 2 warps at 25,600 neurons, 107 rows 0.158 ms against 0.108 with 4, and every
+// cell 4 warps in two waves at 33,792, AA0013 5.44 ms against 4.26 with 2.)
 //
 // A team has `team_groups` groups (the largest g, within the space's team size limit), and takes
 // a unit of consecutive blocks of one g: blocks = team_groups / min(g, team_groups) of them, each
@@ -74,6 +77,15 @@ namespace impl {
 /// idle warps in every measurement, docs/performance.md).
 constexpr int subtree_max_auto_groups = 8;
 
+/// The fewest rows per group the automatic rule starts from (a block of a cell of `rows` rows gets
+/// at most rows / subtree_rows_per_group groups), and the fewest groups the model may halve a
+/// block down to (subtree_min_auto_groups, or fewer for a cell of fewer rows). Measured on the
+/// H100 (double, docs/performance.md): cells of 107 to 309 rows, 25,600 neurons, 4 warps per
+/// block fastest (107 rows: 0.110 ms, 1 warp 0.156); 33,792 neurons, 2 (4 warps need a second
+/// wave: 0.172 ms against 0.134); BG001 at 64,000 neurons 4 warps rather than 1.
+constexpr int subtree_rows_per_group = 24;
+constexpr int subtree_min_auto_groups = 2;
+
 /// Teams of `team_groups` warps a GPU holds at once, for budget_groups = its threads / 64: the
 /// kernel takes at most 72 registers (hines_solve.hpp), 28 warps per multiprocessor of 64K
 /// registers and 2,048 threads (budget_groups / 32 multiprocessors).
@@ -103,7 +115,8 @@ inline std::vector<int> subtree_block_groups(const std::vector<index_type>& bloc
   for (std::size_t b = 0; b < block_rows.size(); ++b) {
     const index_type r = block_rows[b];
     const index_type share = static_cast<index_type>(static_cast<double>(r) * static_cast<double>(budget_groups) / total);
-    const index_type cap = std::min<index_type>({subtree_max_auto_groups, r / 64, std::max<index_type>(4, share)});
+    const index_type cap =
+        std::min<index_type>({subtree_max_auto_groups, r / subtree_rows_per_group, std::max<index_type>(4, share)});
     g[b] = power_of_two_floor(std::max<index_type>(1, cap));
   }
   return g;
@@ -200,7 +213,8 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
     for (int top = largest; top > 1; top /= 2) {
       bool halved = false;
       for (std::size_t b = 0; b < candidate.size(); ++b) {
-        const int floor = power_of_two_floor(std::min<index_type>(4, std::max<index_type>(1, block_rows[b] / 64)));
+        const int floor = power_of_two_floor(std::min<index_type>(
+            subtree_min_auto_groups, std::max<index_type>(1, block_rows[b] / subtree_rows_per_group)));
         if (candidate[b] == top && top / 2 >= floor) {
           candidate[b] /= 2;
           halved = true;

@@ -480,14 +480,14 @@ TYPED_TEST(HinesTables, TreeLinksMarkLeavesAndFirstChildren) {
   }
 }
 
-TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyForLargeCellsOnAGpuTheNeuronsCannotFill) {
+TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyOnAGpuTheNeuronsCannotFill) {
   using E = typename TypeParam::exec;
   using hines::Kernel;
   using hines::impl::automatic_kernel;
   // The rule on an H100 (132 SMs x 2,048 threads), where 25,600 and 256,000 neurons both leave
   // threads idle one thread per neuron (hines_solve.hpp gives the figures): BranchParallel on the
-  // flat layout; SubtreeParallel on Interleaved and BlockInterleaved<32> up to an eighth of the
-  // threads (33,792 neurons); per-neuron otherwise.
+  // flat layout from 256 rows; SubtreeParallel on Interleaved and BlockInterleaved<32> up to an
+  // eighth of the threads (33,792 neurons), from 64 rows; per-neuron otherwise.
   const index_type h100 = 132 * 2048;
   for (index_type neurons : {1, 25600, 256000}) {
     EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 671), Kernel::branch_parallel) << neurons;
@@ -495,13 +495,16 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyForLargeCellsO
     EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 255), Kernel::per_neuron) << neurons;
     EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<8>>(true, h100, neurons, 1057), Kernel::per_neuron);
     EXPECT_EQ(automatic_kernel<layouts::UnifiedVector>(true, h100, neurons, 1057), Kernel::per_neuron);
-    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 255), Kernel::per_neuron) << neurons;
-    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 255), Kernel::per_neuron);
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 63), Kernel::per_neuron) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 63), Kernel::per_neuron);
     EXPECT_EQ(automatic_kernel<layouts::Flat>(false, 16, neurons, 4035), Kernel::per_neuron) << "host";
     EXPECT_EQ(automatic_kernel<layouts::Interleaved>(false, 16, neurons, 4035), Kernel::per_neuron) << "host";
   }
-  for (index_type neurons : {1, 25600, 33792})
+  for (index_type neurons : {1, 25600, 33792}) {
     EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 671), Kernel::subtree_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 64), Kernel::subtree_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 107), Kernel::subtree_parallel);
+  }
   for (index_type neurons : {33793, 64000, 256000})
     EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 671), Kernel::per_neuron) << neurons;
   for (index_type neurons : {1, 25600, 33792})
@@ -520,7 +523,8 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyForLargeCellsO
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 107)), Kernel::per_neuron);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 1057)), large_interleaved);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::BlockInterleaved<32>>(exec, 1, 1057)), large_interleaved);
-  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 107)), Kernel::per_neuron);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 107)), large_interleaved);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 63)), Kernel::per_neuron);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::UnifiedVector>(exec, 1, 1057)), Kernel::per_neuron);
 }
 

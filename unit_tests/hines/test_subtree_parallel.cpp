@@ -478,7 +478,7 @@ int count_of(const std::vector<int>& g, int value) { return static_cast<int>(std
 
 TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesLargerCellsMoreWarpsWithinOneWave) {
   constexpr index_type h100 = 270336 / 64;  // an H100's budget: 132 multiprocessors x 32
-  // One cell, 25,600 neurons (800 blocks): 4 warps each, whatever its size from 256 rows; 12,800
+  // One cell, 25,600 neurons (800 blocks): 4 warps each, whatever its size from 96 rows; 12,800
   // (400 blocks): 8 would need a second wave (3 teams of 8 warps per multiprocessor), so 4 again.
   for (int rows : {671, 4035}) {
     const auto plan = plan_for({rows}, {800}, h100);
@@ -486,25 +486,33 @@ TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesLargerCellsMoreWarpsWithinOneWave) {
     EXPECT_EQ(plan.team_groups, 4);
     EXPECT_EQ(count_of(groups_per_block(plan_for({rows}, {400}, h100)), 4), 400) << rows;
   }
-  // Small cells: 1 warp (at least 64 rows per warp), several blocks per team when others need more.
-  EXPECT_EQ(count_of(groups_per_block(plan_for({107}, {800}, h100)), 1), 800);
-  // The six seed classes grouped, 25,600 neurons: the largest get 8 warps, the smallest 1, sizes
-  // in decreasing order get no more warps; the small cells' blocks share teams.
+  // 33,792 neurons (1,056 blocks): 4 warps each would need a second wave, so 2.
+  for (int rows : {107, 671, 4035}) {
+    const auto plan = plan_for({rows}, {1056}, h100);
+    EXPECT_EQ(count_of(groups_per_block(plan), 2), 1056) << rows;
+    EXPECT_EQ(plan.team_groups, 2);
+  }
+  // Small cells: 4 warps at 25,600 neurons too, but at least 24 rows per warp (59 rows: 2).
+  EXPECT_EQ(count_of(groups_per_block(plan_for({107}, {800}, h100)), 4), 800);
+  EXPECT_EQ(count_of(groups_per_block(plan_for({59}, {800}, h100)), 2), 800);
+  EXPECT_EQ(count_of(groups_per_block(plan_for({47}, {800}, h100)), 1), 800);
+  // The six seed classes grouped, 25,600 neurons: the largest get 8 warps, the others 4, sizes
+  // in decreasing order get no more warps; blocks of fewer warps share teams.
   const std::vector<int> six = {1057, 819, 525, 429, 107, 107};
   const auto mixed = plan_for(six, {133, 133, 133, 133, 134, 134}, h100);
   const auto g = groups_per_block(mixed);
   ASSERT_EQ(g.size(), 800u);
   EXPECT_EQ(g.front(), 8);
-  EXPECT_EQ(g.back(), 1);
+  EXPECT_EQ(g.back(), 4);
   EXPECT_TRUE(std::is_sorted(g.rbegin(), g.rend()));
   EXPECT_EQ(mixed.team_groups, 8);
   EXPECT_LT(mixed.teams(), 800);
-  EXPECT_EQ(mixed.groups.front(), 1);
+  EXPECT_EQ(mixed.groups.front(), 4);
   EXPECT_EQ(mixed.groups.back(), 8);
   // AA0013 and BG001, 12,800 each: 8 warps for AA0013 would push its own teams into a second
-  // wave, so 4; BG001 keeps the floor of 4 (never fewer than min(4, rows / 64)).
+  // wave, so 4; BG001 4 (2 would leave the model's longest team longer).
   EXPECT_EQ(count_of(groups_per_block(plan_for({4035, 671}, {400, 400}, h100)), 4), 800);
-  // 64,000 neurons of BG001 (2,000 blocks): the floor, 4, although the teams take three waves.
+  // 64,000 neurons of BG001 (2,000 blocks): 4, in three waves, beats 2 in two in the model.
   EXPECT_EQ(count_of(groups_per_block(plan_for({671}, {2000}, h100)), 4), 2000);
   // Given warps: every block, one block per team; host spaces: 1.
   EXPECT_EQ(count_of(groups_per_block(plan_for(six, {3, 3, 3, 3, 3, 3}, h100, 3)), 3), 18);
