@@ -21,8 +21,9 @@
 //    with the automatic number of groups ("hines_subtree_parallel"), 2 and 8 groups
 //    ("hines_subtree_parallel2", "hines_subtree_parallel8"); on
 //    mixed batches, PerNeuron and SubtreeParallel with solve_padding = false ("hines_ncp" on
-//    every layout, "hines_subtree_parallel_ncp"), whose mixed6 notes compare with the
-//    same-morphology rows of "hines" and "hines_subtree_parallel";
+//    every layout, "hines_subtree_parallel_ncp"), whose mixed6 and mixed-shared notes compare
+//    with the same-morphology rows of "hines" and "hines_subtree_parallel" (of the size classes,
+//    or of the shared cells when the run has them, e.g. --batches AA0013,BG001,...,mixed-shared);
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
@@ -120,7 +121,9 @@ struct BatchSpec {
   bool mixed = false;      ///< several cells, round-robin
   bool grouped = false;    ///< slots sorted by size (descending), then morphology
   std::vector<std::shared_ptr<const Cell>> cells;
-  std::vector<std::string> class_names;  ///< mixed6: the class of each cell (for the comparison note)
+  /// The class (size class name or shared file stem) of each cell, for the comparison note of
+  /// mixed6 and mixed-shared with the same-morphology batches of the same run.
+  std::vector<std::string> class_names;
 };
 
 /// The cells of the sweep, loaded once each.
@@ -203,7 +206,10 @@ std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
         }
         spec.label = "mixed6";
       } else {
-        for (const auto& stem : library.shared_stems()) spec.cells.push_back(library.shared_cell(stem));
+        for (const auto& stem : library.shared_stems()) {
+          spec.cells.push_back(library.shared_cell(stem));
+          spec.class_names.push_back(stem);
+        }
         spec.label = "shared" + std::to_string(spec.cells.size());
       }
       for (const bool grouped : {false, true}) {
@@ -214,7 +220,7 @@ std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
       }
     } else {
       const std::string stem = CellLibrary::stem_of(library.file_of(name));
-      same.push_back({stem, false, false, {library.shared_cell(stem)}, {}});
+      same.push_back({stem, false, false, {library.shared_cell(stem)}, {stem}});
     }
   }
   same.insert(same.end(), mixed.begin(), mixed.end());
@@ -531,7 +537,7 @@ bool solves_padding(const Algorithm& options) {
 }
 
 /// Times hines::solve of `bt` with `Algorithm` on exec and checks the result. compare_as: the
-/// algorithm whose same-morphology rows the mixed6 note compares this one with (default: itself).
+/// algorithm whose same-morphology rows the mixed6 and mixed-shared notes compare this one with (default: itself).
 template <class Algorithm, class Exec, class Scalar, class Layout, class Memory>
 void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar, Layout, Memory>& bt,
              const std::string& algorithm, Role role, const Algorithm& options = {}, const std::string& compare_as = "") {
@@ -642,7 +648,7 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
   guarded_measurement(ctx, "hines/" + what,
                       [&] { measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines", role); });
   // Mixed batches: the same kernel without the pad rows (solve_padding = false), compared in the
-  // mixed6 note with the same-morphology hines rows.
+  // mixed6 and mixed-shared notes with the same-morphology hines rows.
   if (pt.pop.spec->mixed)
     guarded_measurement(ctx, "hines_ncp/" + what, [&] {
       measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines_ncp", Role::none, hines::algo::PerNeuron{false},
@@ -708,7 +714,7 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 }
 
 /// Writes the rows of a measured point with the speedups against its baselines; records the
-/// same-morphology rates, and for mixed6 notes the throughput against them on the console.
+/// same-morphology rates, and for mixed6 and mixed-shared notes the throughput against them on the console.
 void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
   std::optional<double> sequential, openmp;
   for (const auto& m : pt.results) {
@@ -839,8 +845,8 @@ std::vector<std::string> hines_csv_notes() {
       "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "
       "neuron), hines_subtree_parallel2/8 = the same with 2/8 groups (warps on a GPU), the console note gives the "
       "groups, levels, the longest trunk and chain; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "
-      "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 note compares "
-      "with the same-morphology hines / hines_subtree_parallel rows); "
+      "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 and mixed-shared notes "
+      "compare with the same-morphology hines / hines_subtree_parallel rows); "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "
