@@ -12,9 +12,9 @@
 // Run: ./drv 25600 big-high.txt big-low.txt medium-high.txt medium-low.txt small.txt small.txt
 // One-cell mode (the sweeps' prefetch distance, serial_hines.hpp hines_prefetch_rows; build once
 // per -DTRIDIAG_HINES_PREFETCH_ROWS=D): ./drv one BG001.txt 25600 256000 times N copies of the cell,
-// one thread per neuron and SubtreeParallel with 4 warps, on Interleaved and BlockInterleaved<32>
-// (and with 8 warps and the automatic plan on Interleaved),
-// and prints a checksum of x (equal for every build: the prefetch changes no result).
+// one thread per neuron and SubtreeParallel with 4 warps and the automatic plan on Interleaved and
+// BlockInterleaved<32>, and with 1, 2, 8 and 16 warps on Interleaved, and prints a checksum of x
+// (equal for every build: no variant measured changes a result).
 #include <tridiag/tridiag.hpp>
 #include <cstdio>
 #include <fstream>
@@ -103,17 +103,21 @@ int main(int argc, char** argv) {
   if (argc > 2 && std::string(argv[1]) == "one") {
     const auto morph = hines::make_morphologies<Mem>({load(argv[2])});
     const double copy = copy_bandwidth();
-    printf("copy %.0f GB/s, prefetch %d rows\n", copy, (int)hines::impl::hines_prefetch_rows);
+    printf("copy %.0f GB/s, prefetch %d rows, lanes %d\n", copy, (int)hines::impl::hines_prefetch_rows, hines::impl::subtree_lanes<Exec>());
     using SP = hines::algo::SubtreeParallel;
     const Kokkos::View<int*, Mem> none;
     for (int k = 3; k < argc; ++k) {
       const index_type N = atoll(argv[k]), real = N * morph.rows();
       run<layouts::Interleaved>("per-neuron Interleaved", morph, none, N, real, copy, hines::algo::PerNeuron{false});
       run<layouts::BlockInterleaved<32>>("per-neuron BI32", morph, none, N, real, copy, hines::algo::PerNeuron{false});
+      run<layouts::Interleaved>("subtree1 Interleaved", morph, none, N, real, copy, SP{1, false});
+      run<layouts::Interleaved>("subtree2 Interleaved", morph, none, N, real, copy, SP{2, false});
       run<layouts::Interleaved>("subtree4 Interleaved", morph, none, N, real, copy, SP{4, false});
       run<layouts::BlockInterleaved<32>>("subtree4 BI32", morph, none, N, real, copy, SP{4, false});
       run<layouts::Interleaved>("subtree8 Interleaved", morph, none, N, real, copy, SP{8, false});
       run<layouts::Interleaved>("subtree auto Interleaved", morph, none, N, real, copy, SP{0, false});
+      run<layouts::Interleaved>("subtree16 Interleaved", morph, none, N, real, copy, SP{16, false});
+      run<layouts::BlockInterleaved<32>>("subtree auto BI32", morph, none, N, real, copy, SP{0, false});
     }
   } else {
     const index_type N = atoll(argv[1]);
@@ -135,6 +139,7 @@ int main(int argc, char** argv) {
     mixed_best = std::min(mixed_best, run<layouts::BlockInterleaved<32>>("mixed subtree auto BI32", morph, ids, N, real, copy, SP{0, false}));
     run<layouts::Interleaved>("mixed subtree 4 Interleaved", morph, ids, N, real, copy, SP{4, false});
     run<layouts::Interleaved>("mixed subtree 8 Interleaved", morph, ids, N, real, copy, SP{8, false});
+    run<layouts::Interleaved>("mixed subtree 16 Interleaved", morph, ids, N, real, copy, SP{16, false});
     run<layouts::BlockInterleaved<32>>("mixed per-neuron BI32", morph, ids, N, real, copy, hines::algo::PerNeuron{false});
     double single = 0;
     for (int c = 0; c < C; ++c) {
@@ -142,7 +147,7 @@ int main(int argc, char** argv) {
       const index_type r1 = N * parents[c].size();
       double best = 1e30;
       char what[64];
-      for (int wps : {0, 1, 2, 4, 8}) {
+      for (int wps : {0, 1, 2, 4, 8, 16}) {
         snprintf(what, sizeof what, "class %d (%zu rows) subtree%d Int", c, parents[c].size(), wps);
         best = std::min(best, run<layouts::Interleaved>(what, one, Kokkos::View<int*, Mem>(), N, r1, copy, SP{wps, false}));
       }
