@@ -137,7 +137,7 @@ TYPED_TEST(HinesSubtree, BlocksOfDifferentSizesGetTheirOwnWarpsAndEqualPerNeuron
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
   // 64 neurons of AA0013 (4,035 rows) and 96 of small-low (107), grouped: on a GPU two blocks of
-  // 8 warps and three blocks sharing one team of warps, one each (subtree_team_plan.hpp).
+  // 8 warps and three blocks of 4, two to a team of 8 warps (subtree_team_plan.hpp).
   const auto& cells = test_cells();
   const auto large = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
   const auto small = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name.rfind("small-low", 0) == 0; });
@@ -158,8 +158,8 @@ TYPED_TEST(HinesSubtree, BlocksOfDifferentSizesGetTheirOwnWarpsAndEqualPerNeuron
   if (host) {
     EXPECT_EQ(plan.groups, std::vector<int>{1});
   } else {
-    EXPECT_EQ(plan.groups, (std::vector<int>{1, 8}));
-    EXPECT_EQ(plan.teams(), 3);  // two blocks of AA0013, then the three of small-low together
+    EXPECT_EQ(plan.groups, (std::vector<int>{4, 8}));
+    EXPECT_EQ(plan.teams(), 4);  // two blocks of AA0013, then the three of small-low in two teams
   }
 }
 
