@@ -138,8 +138,8 @@ struct Automatic {
 /// H100) and rows >= 64; BranchParallel on Flat when systems < concurrency and rows >= 256;
 /// PerNeuron otherwise (always on host spaces).
 ///
-/// H100, double, the driver docs/experiments/hines_subtree_driver.cpp on 4be5177 with the
-/// per-block rule of subtree_team_plan.hpp (docs/performance.md, 2026-11-25): SubtreeParallel
+/// H100, double, the driver docs/experiments/hines_subtree_driver.cpp with the per-block rule of
+/// subtree_team_plan.hpp at 181436e (docs/performance.md, 2026-11-25): SubtreeParallel
 /// against the faster PerNeuron layout at 25,600 neurons, 71 rows 0.086 vs 0.099 ms, 107 rows
 /// 0.108 vs 0.141, 309 rows 0.261 vs 0.393; at 33,792, 71 rows 0.097 vs 0.102, 107 rows 0.132 vs
 /// 0.151, AA0013 4.26 vs 5.58 ms. (Before, cells of fewer than 256 rows got PerNeuron: with one
