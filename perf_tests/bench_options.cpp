@@ -170,6 +170,9 @@ std::string usage() {
         "  --full              also run what is skipped by default: the sequential baseline above 2e8\n"
         "                      unknowns (hines: 3e7 padded rows), thomas and cyclic solvers on long\n"
         "                      systems, hines batches above 5e8 padded rows\n"
+        "  --no-host-baselines hines: skip the host baselines (sequential, OpenMP) and their host\n"
+        "                      copy of the batch; with --full, how the largest batches are timed on a\n"
+        "                      GPU without minutes of sequential solves (speedup columns stay empty)\n"
         "  --exec SPACE        default|serial|openmp|cuda: where the layouts are solved\n"
         "                      (default: Kokkos::DefaultExecutionSpace)\n"
         "  --csv FILE          write the CSV there ('-' = stdout; the summary then goes to stderr)\n"
@@ -260,6 +263,8 @@ Options parse_options(int argc, char** argv) {
       opt.quick = true;
     } else if (arg == "--full") {
       opt.full = true;
+    } else if (arg == "--no-host-baselines") {
+      opt.host_baselines = false;
     } else if (arg == "--progress") {
       opt.progress = true;
     } else if (is("--csv")) {

@@ -45,6 +45,8 @@ struct Options {
   bool full = false;                  ///< run what is skipped by default: the sequential baseline at every
                                       ///< size, one-thread-per-system and cyclic solvers on long systems,
                                       ///< the largest Hines batches
+  bool host_baselines = true;         ///< hines: time the host baselines (sequential, OpenMP); off for
+                                      ///< batches too large for them (--no-host-baselines)
   bool progress = false;              ///< progress bar even when stderr is not a terminal
   std::string csv_path;               ///< "" = no CSV, "-" = CSV on stdout
   ExecChoice exec = ExecChoice::default_space;

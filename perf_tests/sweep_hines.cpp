@@ -26,7 +26,8 @@
 //    or of the shared cells when the run has them, e.g. --batches AA0013,BG001,...,mixed-shared);
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
-//    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline.
+//    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline;
+//    --no-host-baselines skips both (and the host copy of the batch they need).
 // Batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped unless --full.
 // What a point costs on an H100 (5081500): the GPU kernels take 0.3-150 ms, 600 ms for the
 // mixed-shared batch at 256,000 neurons; the sequential baseline took 0.4-3.3 s a call at 256,000
@@ -698,7 +699,9 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     guarded_measurement(ctx, "hines_staged_branch_parallel_n4/" + what, [&] {
       measure<Staged>(ctx, pt, exec, bt, "hines_staged_branch_parallel_n4", Role::none, Staged{8, 0, true, 4});
     });
-    if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
+    if (!ctx.options.host_baselines) {
+      // --no-host-baselines: the speedup columns stay empty.
+    } else if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
       measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
     } else {
       guarded_measurement(ctx, "host baselines " + pt.pop.label(pt.precision), [&] {
@@ -791,7 +794,7 @@ void run_point(BenchContext& ctx, const Exec& exec, const BatchSpec& spec, index
   // The sequential baseline: not for the large batches (bench_options.hpp). Serial's own flat row is
   // its baseline and always runs.
   const bool run_sequential = ctx.options.full || padded_rows <= hines_sequential_rows_limit;
-  if (!run_sequential && !is_serial<Exec>)
+  if (!run_sequential && !is_serial<Exec> && ctx.options.host_baselines)
     ctx.message("tridiag-bench: " + pt.pop.label(pt.precision) + ": sequential baseline skipped (" + rows.str() +
                 " padded rows > 3e7; --full runs it)");
   measure_layout<Scalar, layouts::Flat>(ctx, pt, exec, run_sequential);
