@@ -538,7 +538,8 @@ bool solves_padding(const Algorithm& options) {
 }
 
 /// Times hines::solve of `bt` with `Algorithm` on exec and checks the result. compare_as: the
-/// algorithm whose same-morphology rows the mixed6 and mixed-shared notes compare this one with (default: itself).
+/// algorithm whose same-morphology rows the mixed6 and mixed-shared notes compare this one with
+/// (default: itself).
 template <class Algorithm, class Exec, class Scalar, class Layout, class Memory>
 void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar, Layout, Memory>& bt,
              const std::string& algorithm, Role role, const Algorithm& options = {}, const std::string& compare_as = "") {
@@ -699,25 +700,27 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     guarded_measurement(ctx, "hines_staged_branch_parallel_n4/" + what, [&] {
       measure<Staged>(ctx, pt, exec, bt, "hines_staged_branch_parallel_n4", Role::none, Staged{8, 0, true, 4});
     });
-    if (!ctx.options.host_baselines) {
-      // --no-host-baselines: the speedup columns stay empty.
-    } else if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
-      measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
-    } else {
-      guarded_measurement(ctx, "host baselines " + pt.pop.label(pt.precision), [&] {
-        t0 = std::chrono::steady_clock::now();
-        const Batch<Scalar, layouts::Flat, Kokkos::HostSpace> h(Kokkos::DefaultHostExecutionSpace(), pt.pop,
-                                                               ctx.options.seed);
-        pt.host_data_s += seconds_since(t0);
-        pt.data_s += seconds_since(t0);
-        measure_host_baselines<Exec>(ctx, pt, h, run_sequential);
-      });
+    // --no-host-baselines: the speedup columns stay empty.
+    if (ctx.options.host_baselines) {
+      if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
+        measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
+      } else {
+        guarded_measurement(ctx, "host baselines " + pt.pop.label(pt.precision), [&] {
+          t0 = std::chrono::steady_clock::now();
+          const Batch<Scalar, layouts::Flat, Kokkos::HostSpace> h(Kokkos::DefaultHostExecutionSpace(), pt.pop,
+                                                                 ctx.options.seed);
+          pt.host_data_s += seconds_since(t0);
+          pt.data_s += seconds_since(t0);
+          measure_host_baselines<Exec>(ctx, pt, h, run_sequential);
+        });
+      }
     }
   }
 }
 
 /// Writes the rows of a measured point with the speedups against its baselines; records the
-/// same-morphology rates, and for mixed6 and mixed-shared notes the throughput against them on the console.
+/// same-morphology rates, and for mixed6 and mixed-shared notes the throughput against them on the
+/// console.
 void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
   std::optional<double> sequential, openmp;
   for (const auto& m : pt.results) {
@@ -848,8 +851,8 @@ std::vector<std::string> hines_csv_notes() {
       "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "
       "neuron), hines_subtree_parallel2/8 = the same with 2/8 groups (warps on a GPU), the console note gives the "
       "groups, levels, the longest trunk and chain; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "
-      "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 and mixed-shared notes "
-      "compare with the same-morphology hines / hines_subtree_parallel rows); "
+      "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 and "
+      "mixed-shared notes compare with the same-morphology hines / hines_subtree_parallel rows); "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "

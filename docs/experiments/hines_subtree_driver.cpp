@@ -103,7 +103,8 @@ int main(int argc, char** argv) {
   if (argc > 2 && std::string(argv[1]) == "one") {
     const auto morph = hines::make_morphologies<Mem>({load(argv[2])});
     const double copy = copy_bandwidth();
-    printf("copy %.0f GB/s, prefetch %d rows, lanes %d\n", copy, (int)hines::impl::hines_prefetch_rows, hines::impl::subtree_lanes<Exec>());
+    printf("copy %.0f GB/s, prefetch %d rows, lanes %d\n", copy, (int)hines::impl::hines_prefetch_rows,
+           hines::impl::subtree_lanes<Exec>());
     using SP = hines::algo::SubtreeParallel;
     const Kokkos::View<int*, Mem> none;
     for (int k = 3; k < argc; ++k) {
