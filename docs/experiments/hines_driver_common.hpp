@@ -1,0 +1,87 @@
+#pragma once
+// What the Hines drivers of docs/experiments share (not part of the library): random diagonally
+// dominant batches on a CUDA device, the timing of one hines::solve configuration (median of 9
+// after a warm-up, % of copy bandwidth in useful bytes, a checksum of x) and the device copy
+// bandwidth. Included by hines_subtree_driver.cpp and hines_staged_driver.cpp.
+#include <tridiag/tridiag.hpp>
+#include <cstdio>
+#include <fstream>
+#include <chrono>
+#include <string>
+using namespace tridiag;
+using Mem = Kokkos::CudaSpace;
+using Exec = Kokkos::Cuda;
+
+template <class V>
+struct Fill {
+  V a, b, d, rhs, x;
+  hines::Morphologies<Mem>::parent_view parent;
+  hines::Morphologies<Mem>::size_view sizes;
+  Kokkos::View<int*, Mem> ids;
+  index_type rows;
+  KOKKOS_INLINE_FUNCTION void operator()(index_type s) const {
+    const int m = ids.data() ? ids(s) : 0;
+    const index_type n = sizes(m);
+    unsigned long long st = 1469598103934665603ull ^ (s * 1099511628211ull);
+    auto rnd = [&]() { st = st * 6364136223846793005ull + 1442695040888963407ull; return double(st >> 11) * (1.0 / 9007199254740992.0); };
+    for (index_type i = 0; i < rows; ++i) { a(s, i) = -0.1 - rnd(); b(s, i) = -0.1 - rnd(); rhs(s, i) = rnd() - 0.5; x(s, i) = 0.0 / 0.0; d(s, i) = 0.5 + rnd(); }
+    for (index_type i = 1; i < n; ++i) { const int p = parent(m, i); d(s, i) += -a(s, i) + 0.1; d(s, p) += -b(s, i); }
+  }
+};
+
+template <class V>
+struct Checksum {
+  V x;
+  index_type rows;
+  KOKKOS_INLINE_FUNCTION void operator()(index_type s, double& acc) const {
+    for (index_type i = 0; i < rows; ++i) acc += x(s, i) == x(s, i) ? x(s, i) * (1 + (i % 7)) : 0.0;
+  }
+};
+
+template <class Layout, class Algo>
+double run(const char* what, const hines::Morphologies<Mem>& morph, Kokkos::View<int*, Mem> ids, index_type N, index_type real_rows, double copy_gbs, Algo algo) {
+  const index_type n = morph.rows();
+  using V = BatchVector<double, Layout, Mem>;
+  V a("a", Layout(N, n)), b("b", Layout(N, n)), d("d", Layout(N, n)), rhs("rhs", Layout(N, n)), x("x", Layout(N, n)), w("w", Layout(N, n));
+  Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, N), Fill<V>{a, b, d, rhs, x, morph.parent(), morph.sizes(), ids, n});
+  hines::HinesBatch<double, Layout, Mem> batch(morph, ids, a, b, d);
+  StatusView<Mem> status("status", N);
+  hines::Workspace<double, Layout, Mem> ws = w;
+  Exec exec;
+  hines::solve(exec, batch, rhs, x, status, ws, algo);
+  exec.fence();
+  std::vector<double> t;
+  for (int r = 0; r < 9; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    hines::solve(exec, batch, rhs, x, status, ws, algo);
+    exec.fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  double sum = 0;
+  Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{x, n}, sum);
+  const double useful = 5.0 * 8 * real_rows;
+  printf("%-34s N=%7lld  med %.4f ms  useful %.1f%% of copy  checksum %.17g\n", what, (long long)N, t[4] * 1e3,
+         useful / t[4] / 1e9 / copy_gbs * 100, sum);
+  return t[4];
+}
+
+std::vector<int> load(const char* f) {
+  std::ifstream in(f); size_t n; in >> n; std::vector<int> p(n); for (auto& v : p) in >> v; return p;
+}
+
+/// Device copy bandwidth (GB/s, read + write): Kokkos::deep_copy of 1 GiB, median of 10.
+double copy_bandwidth() {
+  Kokkos::View<double*, Mem> s("s", 1 << 27), dd("dd", 1 << 27);
+  Kokkos::deep_copy(dd, s);
+  Kokkos::fence();
+  std::vector<double> t;
+  for (int r = 0; r < 10; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(dd, s);
+    Kokkos::fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return 2.0 * 8 * (1 << 27) / t[5] / 1e9;
+}
