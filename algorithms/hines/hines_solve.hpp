@@ -113,7 +113,8 @@ struct StagedBranchParallel {
 /// neuron (25,600 neurons of thousands of compartments) on layouts::Interleaved or
 /// BlockInterleaved<32>; correct on every layout. Fastest when the 32 neurons of a block share a
 /// morphology (one morphology per batch, or Grouping::by_morphology); a mixed block is correct,
-/// each lane following its own tree. On host spaces a team is one thread per group (as many as
+/// each lane following its own tree, and in a grouped batch the few blocks at group boundaries are
+/// split into one team per morphology (subtree_team_plan.hpp). On host spaces a team is one thread per group (as many as
 /// Kokkos allows, one by default) on one neuron. Same results as PerNeuron, bitwise.
 struct SubtreeParallel {
   static constexpr const char* name() { return "hines_subtree_parallel"; }

@@ -28,7 +28,9 @@
 //
 // A team may have fewer groups than the partition (host spaces, or the space's team size limit):
 // group g then also walks the partition's groups g + G, g + 2 G, ... (G groups), in turn, with
-// the same results.
+// the same results. A unit of a split block (a block of several morphologies in a grouped batch,
+// subtree_team_plan.hpp) leaves the lanes of the block's other morphologies idle: their units
+// solve them.
 
 #include <Kokkos_Core.hpp>
 #include <climits>
@@ -86,10 +88,14 @@ struct SubtreeParallelKernel {
     const LaneFlags flag{flags + (block * flag_count) * lanes + lane, lanes};
     const index_type s = static_cast<index_type>(first_block + block) * lanes + lane;
     // Spare threads: a team size not a multiple of lanes, a unit of fewer blocks than fit, the
-    // batch's end.
-    const bool active = team_group < team_groups && block < blocks && s < systems;
+    // batch's end, and in a unit of a split block (subtree_team_plan.hpp) the lanes of the block's
+    // other morphologies, which other units solve.
+    const bool in_batch = team_group < team_groups && block < blocks && s < systems;
+    const int lane_morphology = in_batch && op.ids.data() != nullptr ? op.ids(s) : 0;
+    const int only = units(league_rank, Unit::morphology);
+    const bool active = in_batch && (only < 0 || lane_morphology == only);
     const index_type neuron = active ? s : 0;  // storage slot whose rows this thread walks
-    const int m = active && op.ids.data() != nullptr ? op.ids(neuron) : 0;
+    const int m = active ? lane_morphology : 0;
     const int pm = row0 + m;  // the neuron's partition
     const index_type n = active ? op.sizes(m) : 0;
     const index_type solved = solve_padding ? op.rows : n;  // rows of the neuron's system

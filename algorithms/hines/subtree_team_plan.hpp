@@ -32,6 +32,18 @@
 // when fewer run than the partition has, subtree_parallel_kernel.hpp). Every result is the
 // sequential sweep's, bitwise, whatever the plan.
 //
+// Split blocks: in a batch grouped by morphology whose groups are not multiples of `lanes`
+// neurons, the block at each group boundary holds two (or more) morphologies, and its warps walk
+// both trees one after the other (the lanes of a warp diverge): such a block took about as long as
+// its two cells' blocks together and, started with the largest cells, set the end of the batch
+// (H100, the six classes grouped, 25,600 neurons: 0.593 ms against 0.501 with the groups aligned to
+// 32 neurons, whose teams' time ranges showed that block alone running past the others;
+// docs/performance.md). Where at most one block in subtree_split_fraction is mixed (a grouped
+// batch), each mixed block becomes one unit per morphology in it, largest first, each unit solving
+// only its morphology's lanes with that morphology's g, a team to itself. Where more blocks are
+// mixed (neurons of different cells interleaved, Grouping::none) the blocks stay whole: splitting
+// every block would multiply the teams and leave each of them a few lanes of every line it reads.
+//
 // Built on the host once per batch and (lanes, options, budget, team size) (HinesBatch::
 // subtree_plan, hines_batch.hpp) and copied to the device.
 
@@ -54,9 +66,10 @@ namespace tridiag::hines {
 
 /// The columns of SubtreeTeamPlan::units, per team (league rank): its first block, its number of
 /// blocks, their groups g, the first row of g's partition in `cut` (morphology m at partition_row
-/// + m) and that partition's levels.
+/// + m), that partition's levels, and the morphology whose lanes it solves (-1: every lane; a
+/// split block's units, see the file comment).
 struct SubtreeUnitFields {
-  enum : int { first_block, blocks, groups_per_neuron, partition_row, levels, fields };
+  enum : int { first_block, blocks, groups_per_neuron, partition_row, levels, morphology, fields };
 };
 
 template <class MemorySpace>
@@ -86,6 +99,48 @@ constexpr int subtree_max_auto_groups = 8;
 constexpr int subtree_rows_per_group = 24;
 constexpr int subtree_min_auto_groups = 2;
 
+/// Mixed blocks are split (see the file comment) when at most one block in this many is mixed.
+constexpr index_type subtree_split_fraction = 8;
+
+/// What a unit of the plan is built from: a block, or the lanes of one morphology of a split block.
+struct SubtreePiece {
+  index_type block;
+  int morphology;  ///< -1: every lane of the block
+  index_type rows;  ///< the largest real rows among its lanes' morphologies
+};
+
+/// The plan's pieces for `systems` neurons in blocks of `lanes` (ids empty: morphology 0 for
+/// every neuron), mixed blocks split where the batch is grouped (see the file comment).
+inline std::vector<SubtreePiece> subtree_pieces(const std::vector<int>& ids, const std::vector<int>& morphology_rows,
+                                                index_type systems, int lanes) {
+  const index_type block_count = (systems + lanes - 1) / lanes;
+  std::vector<SubtreePiece> pieces;
+  std::vector<std::vector<int>> members(static_cast<std::size_t>(block_count));  // distinct morphologies per block
+  index_type mixed = 0;
+  for (index_type b = 0; b < block_count; ++b) {
+    auto& m = members[static_cast<std::size_t>(b)];
+    for (index_type s = b * lanes; s < std::min(systems, (b + 1) * lanes); ++s) {
+      const int id = ids.empty() ? 0 : ids[static_cast<std::size_t>(s)];
+      if (std::find(m.begin(), m.end(), id) == m.end()) m.push_back(id);
+    }
+    mixed += m.size() > 1;
+  }
+  const bool split = mixed > 0 && mixed * subtree_split_fraction <= block_count;
+  const auto rows_of = [&](int id) { return static_cast<index_type>(morphology_rows[static_cast<std::size_t>(id)]); };
+  for (index_type b = 0; b < block_count; ++b) {
+    auto& m = members[static_cast<std::size_t>(b)];
+    if (split && m.size() > 1) {
+      std::stable_sort(m.begin(), m.end(), [&](int u, int v) { return rows_of(u) > rows_of(v); });
+      for (int id : m) pieces.push_back({b, id, rows_of(id)});
+    } else {
+      index_type rows = 0;
+      for (int id : m) rows = std::max(rows, rows_of(id));
+      pieces.push_back({b, -1, rows});
+    }
+  }
+  return pieces;
+}
+
 /// Teams of `team_groups` warps a GPU holds at once, for budget_groups = its threads / 64: the
 /// kernel takes at most 72 registers (hines_solve.hpp), 28 warps per multiprocessor of 64K
 /// registers and 2,048 threads (budget_groups / 32 multiprocessors).
@@ -100,7 +155,8 @@ constexpr int power_of_two_floor(index_type x) {
   return p;
 }
 
-/// g for each block of sizes block_rows, before the fit (see the file comment).
+/// g for each block (or piece, subtree_pieces) of sizes block_rows, before the fit (see the file
+/// comment).
 inline std::vector<int> subtree_block_groups(const std::vector<index_type>& block_rows, int warps, bool gpu,
                                              index_type budget_groups) {
   std::vector<int> g(block_rows.size(), 1);
@@ -122,16 +178,21 @@ inline std::vector<int> subtree_block_groups(const std::vector<index_type>& bloc
   return g;
 }
 
-/// The teams' units (first block, blocks, g) for per-block groups g and team_groups per team.
-inline std::vector<std::array<int, 3>> subtree_team_units(const std::vector<int>& g, int team_groups) {
-  std::vector<std::array<int, 3>> units;
-  const int blocks = static_cast<int>(g.size());
-  for (int b = 0; b < blocks;) {
-    const int per_team = std::max(1, team_groups / std::min(g[b], team_groups));
+/// The teams' units (first block, blocks, g, morphology) for per-piece groups g and team_groups
+/// per team: consecutive whole blocks of one g share a team; a split block's piece has one.
+inline std::vector<std::array<int, 4>> subtree_team_units(const std::vector<int>& g,
+                                                          const std::vector<SubtreePiece>& pieces, int team_groups) {
+  std::vector<std::array<int, 4>> units;
+  const int count_of_pieces = static_cast<int>(g.size());
+  for (int k = 0; k < count_of_pieces;) {
+    const SubtreePiece& piece = pieces[static_cast<std::size_t>(k)];
+    const int per_team = piece.morphology >= 0 ? 1 : std::max(1, team_groups / std::min(g[k], team_groups));
     int count = 1;
-    while (count < per_team && b + count < blocks && g[b + count] == g[b]) ++count;
-    units.push_back({b, count, g[b]});
-    b += count;
+    while (count < per_team && k + count < count_of_pieces && g[k + count] == g[k] &&
+           pieces[static_cast<std::size_t>(k + count)].morphology < 0)
+      ++count;
+    units.push_back({static_cast<int>(piece.block), count, g[k], piece.morphology});
+    k += count;
   }
   return units;
 }
@@ -168,14 +229,15 @@ SubtreePartition<MemorySpace> stack_subtree_partitions(const std::vector<const S
 }
 
 /// subtree_plan_makespan's model of a plan's time (see the file comment), in rows.
-inline double subtree_plan_makespan(const std::vector<int>& g, const std::vector<index_type>& block_rows,
+inline double subtree_plan_makespan(const std::vector<int>& g, const std::vector<SubtreePiece>& pieces,
                                     int team_groups, index_type budget_groups) {
   const index_type places = std::max<index_type>(1, resident_teams(budget_groups, team_groups));
   std::priority_queue<double, std::vector<double>, std::greater<double>> free_at;  // places' finish times
   double end = 0;
-  for (const auto& unit : subtree_team_units(g, team_groups)) {
+  std::size_t piece = 0;  // the units come in the pieces' order, unit[1] pieces each
+  for (const auto& unit : subtree_team_units(g, pieces, team_groups)) {
     double rows = 0;
-    for (int b = unit[0]; b < unit[0] + unit[1]; ++b) rows = std::max(rows, static_cast<double>(block_rows[b]));
+    for (int k = 0; k < unit[1]; ++k, ++piece) rows = std::max(rows, static_cast<double>(pieces[piece].rows));
     const double start = static_cast<index_type>(free_at.size()) < places ? 0.0 : free_at.top();
     if (static_cast<index_type>(free_at.size()) >= places) free_at.pop();
     const double finish = start + rows / std::pow(static_cast<double>(unit[2]), 0.75);
@@ -197,24 +259,21 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
   using Plan = SubtreeTeamPlan<MemorySpace>;
   const index_type block_count = (systems + lanes - 1) / lanes;
   require(block_count <= INT_MAX, "hines::solve", "batch of ", systems, " neurons exceeds the league size limit");
-  std::vector<index_type> block_rows(static_cast<std::size_t>(block_count), 0);
-  for (index_type s = 0; s < systems; ++s) {
-    const int m = ids.empty() ? 0 : ids[static_cast<std::size_t>(s)];
-    index_type& r = block_rows[static_cast<std::size_t>(s / lanes)];
-    r = std::max<index_type>(r, morphology_rows[static_cast<std::size_t>(m)]);
-  }
-  std::vector<int> g = subtree_block_groups(block_rows, warps, gpu, budget_groups);
+  const std::vector<SubtreePiece> pieces = subtree_pieces(ids, morphology_rows, systems, lanes);
+  std::vector<index_type> piece_rows(pieces.size());
+  for (std::size_t k = 0; k < pieces.size(); ++k) piece_rows[k] = pieces[k].rows;
+  std::vector<int> g = subtree_block_groups(piece_rows, warps, gpu, budget_groups);
   Plan plan;
   const int largest = g.empty() ? 1 : *std::max_element(g.begin(), g.end());
   plan.team_groups = std::max(1, std::min(largest, team_groups_limit));
   if (warps == 0 && gpu) {  // the halvings, weighed by the model
     std::vector<int> candidate = g;
-    double best = subtree_plan_makespan(candidate, block_rows, plan.team_groups, budget_groups);
+    double best = subtree_plan_makespan(candidate, pieces, plan.team_groups, budget_groups);
     for (int top = largest; top > 1; top /= 2) {
       bool halved = false;
       for (std::size_t b = 0; b < candidate.size(); ++b) {
         const int floor = power_of_two_floor(std::min<index_type>(
-            subtree_min_auto_groups, std::max<index_type>(1, block_rows[b] / subtree_rows_per_group)));
+            subtree_min_auto_groups, std::max<index_type>(1, piece_rows[b] / subtree_rows_per_group)));
         if (candidate[b] == top && top / 2 >= floor) {
           candidate[b] /= 2;
           halved = true;
@@ -223,7 +282,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
       if (!halved) break;
       const int now = *std::max_element(candidate.begin(), candidate.end());
       const int team = std::max(1, std::min(now, team_groups_limit));
-      const double time = subtree_plan_makespan(candidate, block_rows, team, budget_groups);
+      const double time = subtree_plan_makespan(candidate, pieces, team, budget_groups);
       if (time < best) {
         best = time;
         g = candidate;
@@ -239,7 +298,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
   for (int groups : plan.groups) parts.push_back(&partition_for(groups));
   const index_type count = static_cast<index_type>(morphology_rows.size());
   plan.cut = stack_subtree_partitions<MemorySpace>(parts, count);
-  const auto units = subtree_team_units(g, plan.team_groups);
+  const auto units = subtree_team_units(g, pieces, plan.team_groups);
   plan.units = decltype(plan.units)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::subtree_units"),
                                     units.size());
   auto host = Kokkos::create_mirror_view(plan.units);
@@ -252,6 +311,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
     host(u, Plan::groups_per_neuron) = groups;
     host(u, Plan::partition_row) = static_cast<int>(q * count);
     host(u, Plan::levels) = parts[q]->levels;
+    host(u, Plan::morphology) = units[u][3];
   }
   Kokkos::deep_copy(plan.units, host);
   return plan;

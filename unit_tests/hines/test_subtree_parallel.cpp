@@ -10,6 +10,7 @@
 // the kernel needs them, balanced groups; its cache in Morphologies; the automatic group count.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -161,6 +162,40 @@ TYPED_TEST(HinesSubtree, BlocksOfDifferentSizesGetTheirOwnWarpsAndEqualPerNeuron
     EXPECT_EQ(plan.groups, (std::vector<int>{4, 8}));
     EXPECT_EQ(plan.teams(), 4);  // two blocks of AA0013, then the three of small-low in two teams
   }
+}
+
+TYPED_TEST(HinesSubtree, GroupBoundariesSplitIntoOneTeamPerMorphologyAndEqualPerNeuron) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  // 190 neurons of BG001, 200 of small-low and 210 of mp_ma_40984_gc2, grouped: on a GPU the
+  // blocks of 32 holding slots 190 and 390 have two morphologies each, and each becomes one team
+  // per morphology (subtree_team_plan.hpp), 2 of 19 blocks being mixed.
+  const auto& cells = test_cells();
+  const auto cell = [&](const std::string& prefix) {
+    const auto found = std::find_if(cells.begin(), cells.end(), [&](const TestCell& c) { return c.name.rfind(prefix, 0) == 0; });
+    EXPECT_TRUE(found != cells.end()) << prefix;
+    return found->cell;
+  };
+  std::vector<HinesSystem> systems = population<S>(cell("mp_ma_40984_gc2"), 210, test_seed());
+  for (auto& neuron : population<S>(cell("BG001"), 190, test_seed() + 1)) systems.push_back(neuron);
+  for (auto& neuron : population<S>(cell("small-low"), 200, test_seed() + 2)) systems.push_back(neuron);
+  const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::by_morphology);
+  const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+  for (int k : reference.status) ASSERT_EQ(k, 0);
+  for (const SubtreeParallel options : {SubtreeParallel{}, SubtreeParallel{0, false}, SubtreeParallel{3, false}}) {
+    const auto r = run<TypeParam>(problem, options, false);
+    EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(options);
+    EXPECT_EQ(r.status, reference.status) << name_of(options);
+  }
+  using E = typename TypeParam::exec;
+  using Plan = hines::SubtreeTeamPlan<M>;
+  const auto& plan = hines::subtree_parallel_plan<S>(E(), problem.matrix);
+  const auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
+  int split = 0;
+  for (int u = 0; u < plan.teams(); ++u) split += units(u, Plan::morphology) >= 0;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible;
+  EXPECT_EQ(split, host ? 0 : 4);  // host spaces: blocks of one neuron, never mixed
 }
 
 TYPED_TEST(HinesSubtree, FailuresGiveThePerNeuronStatusAndANaNSolution) {
@@ -520,6 +555,75 @@ TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesLargerCellsMoreWarpsWithinOneWave) {
   // The stacked partitions hold each number of groups' cut of every morphology.
   const auto& cut = mixed.cut;
   EXPECT_EQ(cut.trunk_size.extent(0), mixed.groups.size() * six.size());
+}
+
+/// Plan for cells of rows[k] rows (chains), neurons[k] neurons each, grouped (consecutive) or
+/// round-robin (neuron s has cell s mod cells), on a GPU of `budget` groups.
+hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_for_neurons(const std::vector<int>& rows, const std::vector<int>& neurons,
+                                                          bool grouped, index_type budget) {
+  std::vector<std::vector<int>> parents;
+  std::vector<int> ids;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    std::vector<int> chain(static_cast<std::size_t>(rows[k]));
+    for (int i = 0; i < rows[k]; ++i) chain[static_cast<std::size_t>(i)] = i - 1;
+    parents.push_back(chain);
+    ids.insert(ids.end(), static_cast<std::size_t>(neurons[k]), static_cast<int>(k));
+  }
+  if (!grouped)
+    for (std::size_t s = 0; s < ids.size(); ++s) ids[s] = static_cast<int>(s % rows.size());
+  const auto morphologies = hines::make_morphologies<Kokkos::HostSpace>(parents);
+  auto partition_for = [&](int g) -> const hines::SubtreePartition<Kokkos::HostSpace>& {
+    return morphologies.subtree_partition(g);
+  };
+  auto plan = hines::impl::make_subtree_team_plan<Kokkos::HostSpace>(ids, morphologies.host_sizes(),
+                                                                     static_cast<index_type>(ids.size()), 32, 0, true,
+                                                                     budget, 32, partition_for);
+  // Every slot is solved by exactly one unit: its block's, whose morphology is the slot's or -1.
+  using Plan = hines::SubtreeTeamPlan<Kokkos::HostSpace>;
+  std::vector<int> covered(ids.size(), 0);
+  for (int u = 0; u < plan.teams(); ++u) {
+    const int only = plan.units(u, Plan::morphology);
+    if (only >= 0) EXPECT_EQ(plan.units(u, Plan::blocks), 1) << "unit " << u;
+    for (int b = plan.units(u, Plan::first_block); b < plan.units(u, Plan::first_block) + plan.units(u, Plan::blocks); ++b)
+      for (std::size_t s = 32 * static_cast<std::size_t>(b); s < std::min(ids.size(), 32 * static_cast<std::size_t>(b) + 32); ++s)
+        covered[s] += only < 0 || ids[s] == only;
+  }
+  for (std::size_t s = 0; s < ids.size(); ++s) EXPECT_EQ(covered[s], 1) << "slot " << s;
+  return plan;
+}
+
+TYPED_TEST(HinesSubtreeCut, TheTeamPlanSplitsTheMixedBlocksOfAGroupedBatchOnly) {
+  constexpr index_type h100 = 270336 / 64;
+  using Plan = hines::SubtreeTeamPlan<Kokkos::HostSpace>;
+  const std::vector<int> six = {1057, 819, 525, 429, 107, 107};
+  const auto units_of = [](const hines::SubtreeTeamPlan<Kokkos::HostSpace>& plan, int morphology) {
+    std::vector<std::array<int, 3>> out;  // first block, blocks, groups
+    for (int u = 0; u < plan.teams(); ++u)
+      if (plan.units(u, Plan::morphology) == morphology)
+        out.push_back({plan.units(u, Plan::first_block), plan.units(u, Plan::blocks), plan.units(u, Plan::groups_per_neuron)});
+    return out;
+  };
+  // The six classes grouped, 25,600 neurons (4,267 x 4 + 4,266 x 2): the blocks of 32 holding the
+  // group boundaries (slots 4,267, 8,534, 12,801, 17,068 and 21,334) are split, each into a unit
+  // of its larger morphology and one of its smaller, each with the g of its morphology's whole
+  // blocks: ten units of one block each, out of 800 blocks.
+  const auto grouped = plan_for_neurons(six, {4267, 4267, 4267, 4267, 4266, 4266}, true, h100);
+  const auto first = units_of(grouped, 0), second = units_of(grouped, 1);
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(first[0][0], 133);
+  EXPECT_EQ(second[0][0], 133);
+  EXPECT_EQ(second[1][0], 266);
+  EXPECT_EQ(grouped.units(0, Plan::morphology), -1);
+  EXPECT_EQ(first[0][2], grouped.units(0, Plan::groups_per_neuron));
+  int split_units = 0;
+  for (int u = 0; u < grouped.teams(); ++u) split_units += grouped.units(u, Plan::morphology) >= 0;
+  EXPECT_EQ(split_units, 10);
+  // Round-robin (every block mixed) and one cell with a partial last block: nothing split.
+  for (const auto& plan : {plan_for_neurons(six, {4267, 4267, 4267, 4267, 4266, 4266}, false, h100),
+                           plan_for_neurons({671}, {25590}, true, h100)}) {
+    for (int u = 0; u < plan.teams(); ++u) EXPECT_EQ(plan.units(u, Plan::morphology), -1) << "unit " << u;
+  }
 }
 
 }  // namespace
