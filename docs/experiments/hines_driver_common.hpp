@@ -38,22 +38,40 @@ struct Checksum {
   }
 };
 
+/// N neurons of random diagonally dominant values (Fill) on Layout, with the batch, status and
+/// workspace a hines::solve of them needs.
+template <class Layout>
+struct RandomBatch {
+  using V = BatchVector<double, Layout, Mem>;
+  V a, b, d, rhs, x, w;
+  hines::HinesBatch<double, Layout, Mem> batch;
+  StatusView<Mem> status;
+  hines::Workspace<double, Layout, Mem> ws;
+  RandomBatch(const hines::Morphologies<Mem>& morph, Kokkos::View<int*, Mem> ids, index_type N)
+      : a("a", Layout(N, morph.rows())), b("b", Layout(N, morph.rows())), d("d", Layout(N, morph.rows())),
+        rhs("rhs", Layout(N, morph.rows())), x("x", Layout(N, morph.rows())), w("w", Layout(N, morph.rows())),
+        status("status", N) {
+    Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, N), Fill<V>{a, b, d, rhs, x, morph.parent(), morph.sizes(), ids, morph.rows()});
+    batch = hines::HinesBatch<double, Layout, Mem>(morph, ids, a, b, d);
+    ws = w;
+  }
+  template <class Algo>
+  void solve(const Exec& exec, Algo algo) { hines::solve(exec, batch, rhs, x, status, ws, algo); }
+};
+
 template <class Layout, class Algo>
 double run(const char* what, const hines::Morphologies<Mem>& morph, Kokkos::View<int*, Mem> ids, index_type N, index_type real_rows, double copy_gbs, Algo algo) {
   const index_type n = morph.rows();
   using V = BatchVector<double, Layout, Mem>;
-  V a("a", Layout(N, n)), b("b", Layout(N, n)), d("d", Layout(N, n)), rhs("rhs", Layout(N, n)), x("x", Layout(N, n)), w("w", Layout(N, n));
-  Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, N), Fill<V>{a, b, d, rhs, x, morph.parent(), morph.sizes(), ids, n});
-  hines::HinesBatch<double, Layout, Mem> batch(morph, ids, a, b, d);
-  StatusView<Mem> status("status", N);
-  hines::Workspace<double, Layout, Mem> ws = w;
+  RandomBatch<Layout> problem(morph, ids, N);
+  const V& x = problem.x;
   Exec exec;
-  hines::solve(exec, batch, rhs, x, status, ws, algo);
+  problem.solve(exec, algo);
   exec.fence();
   std::vector<double> t;
   for (int r = 0; r < 9; ++r) {
     auto t0 = std::chrono::steady_clock::now();
-    hines::solve(exec, batch, rhs, x, status, ws, algo);
+    problem.solve(exec, algo);
     exec.fence();
     t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }

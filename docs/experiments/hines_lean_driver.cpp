@@ -143,10 +143,9 @@ double run_lean(const char* what, const hines::Morphologies<Mem>& morph, index_t
                 double reference) {
   const index_type n = morph.rows();
   using V = BatchVector<double, layouts::Interleaved, Mem>;
-  const layouts::Interleaved L(N, n);
-  V a("a", L), b("b", L), d("d", L), rhs("rhs", L), x("x", L), w("w", L);
-  Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, N), Fill<V>{a, b, d, rhs, x, morph.parent(), morph.sizes(), {}, n});
-  StatusView<Mem> status("status", N);
+  RandomBatch<layouts::Interleaved> p(morph, {}, N);  // a, b, d, rhs, x, w, status; the batch unused
+  const V &a = p.a, &b = p.b, &d = p.d, &rhs = p.rhs, &x = p.x, &w = p.w;
+  const StatusView<Mem>& status = p.status;
   lean::Kernel<HINT, PF> k{a.data(), b.data(), d.data(), rhs.data(), x.data(), w.data(), morph.links().data(), int(n), N, status};
   if (HINT >= 2 && (N % 16 != 0 || reinterpret_cast<std::uintptr_t>(w.data()) % 128 != 0)) {
     printf("%s: skipped (discard needs N %% 16 == 0 and 128-byte aligned w)\n", what);
@@ -193,15 +192,10 @@ int main(int argc, char** argv) {
       using V = BatchVector<double, layouts::Interleaved, Mem>;
       double reference = 0;
       {
-        V a("a", layouts::Interleaved(N, n)), b("b", layouts::Interleaved(N, n)), d("d", layouts::Interleaved(N, n)),
-            rhs("rhs", layouts::Interleaved(N, n)), x("x", layouts::Interleaved(N, n)), w("w", layouts::Interleaved(N, n));
-        Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, N), Fill<V>{a, b, d, rhs, x, morph.parent(), morph.sizes(), none, n});
-        hines::HinesBatch<double, layouts::Interleaved, Mem> batch(morph, none, a, b, d);
-        StatusView<Mem> status("status", N);
-        hines::Workspace<double, layouts::Interleaved, Mem> ws = w;
-        hines::solve(Exec(), batch, rhs, x, status, ws, hines::algo::PerNeuron{false});
+        RandomBatch<layouts::Interleaved> problem(morph, none, N);
+        problem.solve(Exec(), hines::algo::PerNeuron{false});
         Kokkos::fence();
-        Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{x, n}, reference);
+        Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{problem.x, n}, reference);
       }
       run<layouts::Interleaved>("library PerNeuron Interleaved", morph, none, N, N * n, copy, hines::algo::PerNeuron{false});
       run_lean<0, 1>("lean range h0 pf1", morph, N, copy, -1, reference);

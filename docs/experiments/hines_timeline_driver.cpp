@@ -13,25 +13,18 @@
 #include <map>
 
 std::vector<unsigned long long> timeline_run(const hines::Morphologies<Mem>& morph, Kokkos::View<int*, Mem> ids, index_type N, hines::algo::SubtreeParallel algo, double& ms) {
-  const index_type n = morph.rows();
-  using L = layouts::Interleaved;
-  using V = BatchVector<double, L, Mem>;
-  V a("a", L(N, n)), b("b", L(N, n)), d("d", L(N, n)), rhs("rhs", L(N, n)), x("x", L(N, n)), w("w", L(N, n));
-  Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, N), Fill<V>{a, b, d, rhs, x, morph.parent(), morph.sizes(), ids, n});
-  hines::HinesBatch<double, L, Mem> batch(morph, ids, a, b, d);
-  StatusView<Mem> status("status", N);
-  hines::Workspace<double, L, Mem> ws = w;
+  RandomBatch<layouts::Interleaved> problem(morph, ids, N);
   Exec exec;
   const int cap = 200000;
   Kokkos::View<unsigned long long*, Mem> tl("tl", 4 * cap);
   unsigned long long* p = nullptr;
   cudaMemcpyToSymbol(hines::impl::subtree_timeline, &p, sizeof p);
-  for (int r = 0; r < 3; ++r) hines::solve(exec, batch, rhs, x, status, ws, algo);
+  for (int r = 0; r < 3; ++r) problem.solve(exec, algo);
   exec.fence();
   p = tl.data();
   cudaMemcpyToSymbol(hines::impl::subtree_timeline, &p, sizeof p);
   auto t0 = std::chrono::steady_clock::now();
-  hines::solve(exec, batch, rhs, x, status, ws, algo);
+  problem.solve(exec, algo);
   exec.fence();
   ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
   p = nullptr;

@@ -471,17 +471,15 @@ TYPED_TEST(HinesSubtreeCut, MorphologiesBuildEachPartitionOnceAndShareIt) {
   EXPECT_EQ(hines::Morphologies<M>().subtree_partition(2).groups, 0);
 }
 
-/// The plan (subtree_team_plan.hpp) of a batch of blocks of 32 neurons, `blocks[k]` blocks of a
-/// chain of rows[k] rows each, in that order, on a GPU of `budget` groups (threads / 64).
-hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_for(const std::vector<int>& rows, const std::vector<int>& blocks,
-                                                  index_type budget, int warps = 0, bool gpu = true) {
+/// The plan (subtree_team_plan.hpp), in blocks of 32 neurons, of neurons whose morphology ids[s]
+/// is a chain of rows[ids[s]] rows, on a GPU of `budget` groups (threads / 64).
+hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_of(const std::vector<int>& rows, const std::vector<int>& ids,
+                                                 index_type budget, int warps = 0, bool gpu = true) {
   std::vector<std::vector<int>> parents;
-  std::vector<int> ids;
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    std::vector<int> chain(static_cast<std::size_t>(rows[k]));
-    for (int i = 0; i < rows[k]; ++i) chain[static_cast<std::size_t>(i)] = i - 1;
+  for (int r : rows) {
+    std::vector<int> chain(static_cast<std::size_t>(r));
+    for (int i = 0; i < r; ++i) chain[static_cast<std::size_t>(i)] = i - 1;
     parents.push_back(chain);
-    ids.insert(ids.end(), static_cast<std::size_t>(32 * blocks[k]), static_cast<int>(k));
   }
   const auto morphologies = hines::make_morphologies<Kokkos::HostSpace>(parents);
   auto partition_for = [&](int g) -> const hines::SubtreePartition<Kokkos::HostSpace>& {
@@ -490,6 +488,15 @@ hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_for(const std::vector<int>& rows,
   return hines::impl::make_subtree_team_plan<Kokkos::HostSpace>(ids, morphologies.host_sizes(),
                                                                 static_cast<index_type>(ids.size()), 32, warps, gpu,
                                                                 budget, 32, partition_for);
+}
+
+/// plan_of a batch of `blocks[k]` blocks of 32 neurons of chain k, in that order.
+hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_for(const std::vector<int>& rows, const std::vector<int>& blocks,
+                                                  index_type budget, int warps = 0, bool gpu = true) {
+  std::vector<int> ids;
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    ids.insert(ids.end(), static_cast<std::size_t>(32 * blocks[k]), static_cast<int>(k));
+  return plan_of(rows, ids, budget, warps, gpu);
 }
 
 /// Groups per block of a plan, from its units; every block in exactly one unit, in order, a
@@ -557,27 +564,16 @@ TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesLargerCellsMoreWarpsWithinOneWave) {
   EXPECT_EQ(cut.trunk_size.extent(0), mixed.groups.size() * six.size());
 }
 
-/// Plan for cells of rows[k] rows (chains), neurons[k] neurons each, grouped (consecutive) or
-/// round-robin (neuron s has cell s mod cells), on a GPU of `budget` groups.
+/// plan_of neurons[k] neurons of chain k, grouped (consecutive) or round-robin (neuron s has chain
+/// s mod chains), checking that every slot is solved by exactly one unit.
 hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_for_neurons(const std::vector<int>& rows, const std::vector<int>& neurons,
                                                           bool grouped, index_type budget) {
-  std::vector<std::vector<int>> parents;
   std::vector<int> ids;
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    std::vector<int> chain(static_cast<std::size_t>(rows[k]));
-    for (int i = 0; i < rows[k]; ++i) chain[static_cast<std::size_t>(i)] = i - 1;
-    parents.push_back(chain);
+  for (std::size_t k = 0; k < rows.size(); ++k)
     ids.insert(ids.end(), static_cast<std::size_t>(neurons[k]), static_cast<int>(k));
-  }
   if (!grouped)
     for (std::size_t s = 0; s < ids.size(); ++s) ids[s] = static_cast<int>(s % rows.size());
-  const auto morphologies = hines::make_morphologies<Kokkos::HostSpace>(parents);
-  auto partition_for = [&](int g) -> const hines::SubtreePartition<Kokkos::HostSpace>& {
-    return morphologies.subtree_partition(g);
-  };
-  auto plan = hines::impl::make_subtree_team_plan<Kokkos::HostSpace>(ids, morphologies.host_sizes(),
-                                                                     static_cast<index_type>(ids.size()), 32, 0, true,
-                                                                     budget, 32, partition_for);
+  auto plan = plan_of(rows, ids, budget);
   // Every slot is solved by exactly one unit: its block's, whose morphology is the slot's or -1.
   using Plan = hines::SubtreeTeamPlan<Kokkos::HostSpace>;
   std::vector<int> covered(ids.size(), 0);
