@@ -38,6 +38,23 @@ struct Checksum {
   }
 };
 
+/// Seconds `launch` (asynchronous work on the device) takes, fence included: element reps / 2 of
+/// `reps` sorted timings after one warm-up call.
+template <class Launch>
+double median_seconds(const Launch& launch, int reps) {
+  launch();
+  Kokkos::fence();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    launch();
+    Kokkos::fence();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[reps / 2];
+}
+
 /// N neurons of random diagonally dominant values (Fill) on Layout, with the batch, status and
 /// workspace a hines::solve of them needs.
 template <class Layout>
@@ -65,23 +82,14 @@ double run(const char* what, const hines::Morphologies<Mem>& morph, Kokkos::View
   using V = BatchVector<double, Layout, Mem>;
   RandomBatch<Layout> problem(morph, ids, N);
   const V& x = problem.x;
-  Exec exec;
-  problem.solve(exec, algo);
-  exec.fence();
-  std::vector<double> t;
-  for (int r = 0; r < 9; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    problem.solve(exec, algo);
-    exec.fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
+  const Exec exec;
+  const double t = median_seconds([&] { problem.solve(exec, algo); }, 9);
   double sum = 0;
   Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{x, n}, sum);
   const double useful = 5.0 * 8 * real_rows;
-  printf("%-34s N=%7lld  med %.4f ms  useful %.1f%% of copy  checksum %.17g\n", what, (long long)N, t[4] * 1e3,
-         useful / t[4] / 1e9 / copy_gbs * 100, sum);
-  return t[4];
+  printf("%-34s N=%7lld  med %.4f ms  useful %.1f%% of copy  checksum %.17g\n", what, (long long)N, t * 1e3,
+         useful / t / 1e9 / copy_gbs * 100, sum);
+  return t;
 }
 
 std::vector<int> load(const char* f) {
@@ -91,15 +99,5 @@ std::vector<int> load(const char* f) {
 /// Device copy bandwidth (GB/s, read + write): Kokkos::deep_copy of 1 GiB, median of 10.
 double copy_bandwidth() {
   Kokkos::View<double*, Mem> s("s", 1 << 27), dd("dd", 1 << 27);
-  Kokkos::deep_copy(dd, s);
-  Kokkos::fence();
-  std::vector<double> t;
-  for (int r = 0; r < 10; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    Kokkos::deep_copy(dd, s);
-    Kokkos::fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return 2.0 * 8 * (1 << 27) / t[5] / 1e9;
+  return 2.0 * 8 * (1 << 27) / median_seconds([&] { Kokkos::deep_copy(dd, s); }, 10) / 1e9;
 }

@@ -160,22 +160,13 @@ double run_lean(const char* what, const hines::Morphologies<Mem>& morph, index_t
       Kokkos::parallel_for("lean_team", policy, k);
     }
   };
-  launch();
-  Kokkos::fence();
-  std::vector<double> t;
-  for (int r = 0; r < 9; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    launch();
-    Kokkos::fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
+  const double t = median_seconds(launch, 9);
   double sum = 0;
   Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{x, n}, sum);
   const double useful = 5.0 * 8 * N * n;
-  printf("%-40s N=%7lld  med %.4f ms  useful %.1f%% of copy  checksum %.17g %s\n", what, (long long)N, t[4] * 1e3,
-         useful / t[4] / 1e9 / copy * 100, sum, sum == reference ? "same" : "DIFFERENT");
-  return t[4];
+  printf("%-40s N=%7lld  med %.4f ms  useful %.1f%% of copy  checksum %.17g %s\n", what, (long long)N, t * 1e3,
+         useful / t / 1e9 / copy * 100, sum, sum == reference ? "same" : "DIFFERENT");
+  return t;
 }
 
 int main(int argc, char** argv) {
