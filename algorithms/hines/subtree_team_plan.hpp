@@ -155,21 +155,20 @@ constexpr int power_of_two_floor(index_type x) {
   return p;
 }
 
-/// g for each block (or piece, subtree_pieces) of sizes block_rows, before the fit (see the file
-/// comment).
-inline std::vector<int> subtree_block_groups(const std::vector<index_type>& block_rows, int warps, bool gpu,
+/// g for each piece (a block or part of one, subtree_pieces), before the fit (see the file comment).
+inline std::vector<int> subtree_piece_groups(const std::vector<SubtreePiece>& pieces, int warps, bool gpu,
                                              index_type budget_groups) {
-  std::vector<int> g(block_rows.size(), 1);
+  std::vector<int> g(pieces.size(), 1);
   if (warps > 0) {
     std::fill(g.begin(), g.end(), warps);
     return g;
   }
   if (!gpu) return g;
   double total = 0;
-  for (index_type r : block_rows) total += static_cast<double>(r);
+  for (const SubtreePiece& piece : pieces) total += static_cast<double>(piece.rows);
   if (!(total > 0)) return g;
-  for (std::size_t b = 0; b < block_rows.size(); ++b) {
-    const index_type r = block_rows[b];
+  for (std::size_t b = 0; b < pieces.size(); ++b) {
+    const index_type r = pieces[b].rows;
     const index_type share = static_cast<index_type>(static_cast<double>(r) * static_cast<double>(budget_groups) / total);
     const index_type cap =
         std::min<index_type>({subtree_max_auto_groups, r / subtree_rows_per_group, std::max<index_type>(4, share)});
@@ -260,9 +259,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
   const index_type block_count = (systems + lanes - 1) / lanes;
   require(block_count <= INT_MAX, "hines::solve", "batch of ", systems, " neurons exceeds the league size limit");
   const std::vector<SubtreePiece> pieces = subtree_pieces(ids, morphology_rows, systems, lanes);
-  std::vector<index_type> piece_rows(pieces.size());
-  for (std::size_t k = 0; k < pieces.size(); ++k) piece_rows[k] = pieces[k].rows;
-  std::vector<int> g = subtree_block_groups(piece_rows, warps, gpu, budget_groups);
+  std::vector<int> g = subtree_piece_groups(pieces, warps, gpu, budget_groups);
   Plan plan;
   const int largest = g.empty() ? 1 : *std::max_element(g.begin(), g.end());
   plan.team_groups = std::max(1, std::min(largest, team_groups_limit));
@@ -273,7 +270,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
       bool halved = false;
       for (std::size_t b = 0; b < candidate.size(); ++b) {
         const int floor = power_of_two_floor(std::min<index_type>(
-            subtree_min_auto_groups, std::max<index_type>(1, piece_rows[b] / subtree_rows_per_group)));
+            subtree_min_auto_groups, std::max<index_type>(1, pieces[b].rows / subtree_rows_per_group)));
         if (candidate[b] == top && top / 2 >= floor) {
           candidate[b] /= 2;
           halved = true;
