@@ -20,8 +20,7 @@
 //   nvcc_wrapper -std=c++17 -O3 -arch=sm_90 -I<build>/include -I<kokkos>/include
 //     --expt-extended-lambda -fopenmp hines_warp_staged_driver.cpp -o drv_ws -L<kokkos>/lib
 //     -lkokkoscore -lkokkoscontainers -ldl
-// Run: ./drv_ws 256000 c0.txt [more parent files] (a parent file: the row count, then parent(i));
-//      ./drv_ws multi 256000 c0.txt ... for the kernels with several neurons per lane
+// Run: ./drv_ws 256000 c0.txt [more parent files] (a parent file: the row count, then parent(i))
 // Results: docs/performance.md, "a warp per few neurons, staged in shared memory".
 #include "hines_driver_common.hpp"
 
@@ -207,35 +206,24 @@ __global__ void __launch_bounds__(32) warp_staged(Args g) {
   if (k == 0) walk(g.trunk, g.trunk_links, g.trunk_len - 1, g.trunk_len, -1);
   __syncwarp();
   clocks[1] = clock64();
-  if (k == 0) {
-    int previous_row = -1;
-    double previous = 0;
-    for (int j = 0; j < g.trunk_len; ++j) {
-      const int i = g.trunk[j];
-      const int p = hines::TreeLinks::parent(g.trunk_links[j]);
-      double xi = R[i * NPW + m];
-      if (p >= 0) xi -= D[i * NPW + m] * (p == previous_row ? previous : R[p * NPW + m]);
-      R[i * NPW + m] = xi;
-      previous = xi;
-      previous_row = i;
-    }
-  }
+  // 3. Substitution: the trunk by group 0, then the last level first, each slot's rows increasing.
+  int previous_row = -1;
+  double previous = 0;
+  auto substitute = [&](int i, int link) {
+    const int p = hines::TreeLinks::parent(link);
+    double xi = R[i * NPW + m];
+    if (p >= 0) xi -= D[i * NPW + m] * (p == previous_row ? previous : R[p * NPW + m]);
+    R[i * NPW + m] = xi;
+    previous = xi;
+    previous_row = i;
+  };
+  if (k == 0)
+    for (int j = 0; j < g.trunk_len; ++j) substitute(g.trunk[j], g.trunk_links[j]);
   __syncwarp();
-  // 3. Substitution, the last level first, each slot's rows increasing.
   for (int level = g.levels - 1; level >= 0; --level) {
     const int slot = level * G + k;
-    const int j0 = g.slot_begin[slot], j1 = g.slot_begin[slot + 1];
-    int previous_row = -1;
-    double previous = 0;
-    for (int j = j1 - 1; j >= j0; --j) {
-      const int i = g.slot_rows[j];
-      const int p = hines::TreeLinks::parent(g.slot_links[j]);
-      double xi = R[i * NPW + m];
-      if (p >= 0) xi -= D[i * NPW + m] * (p == previous_row ? previous : R[p * NPW + m]);
-      R[i * NPW + m] = xi;
-      previous = xi;
-      previous_row = i;
-    }
+    previous_row = -1;
+    for (int j = g.slot_begin[slot + 1] - 1; j >= g.slot_begin[slot]; --j) substitute(g.slot_rows[j], g.slot_links[j]);
     __syncwarp();
   }
   clocks[2] = clock64();
@@ -249,167 +237,14 @@ __global__ void __launch_bounds__(32) warp_staged(Args g) {
   }
 }
 
-/// The same with V neurons per lane ("multi" runs): lane l works on neurons l % L + v L (v < V) of
-/// its warp's L V, as group l / L of 32 / L; the row's bookkeeping (schedule, link, addresses,
-/// loop) is shared by the lane's V neurons and its V chains are independent. d and rhs staged; a
-/// and b from global memory PD rows ahead.
-template <int L, int V, int BATCH, int PD>
-__global__ void __launch_bounds__(32) warp_staged_multi(Args g) {
-  extern __shared__ double sh[];
-  constexpr int NPW = L * V, G = 32 / L;
-  const int lane = threadIdx.x;
-  const long base = static_cast<long>(blockIdx.x) * NPW;
-  const int n = g.n;
-  const long N = g.N;
-  double* D = sh;
-  double* R = sh + n * NPW;
-  long long clock0 = clock64(), clocks[4];
-  for (int e0 = lane; e0 < n * NPW; e0 += 32 * BATCH) {
-    double td[BATCH], tr[BATCH];
-#pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
-      const int e = e0 + 32 * u;
-      if (e < n * NPW) {
-        const long at = static_cast<long>(e / NPW) * N + base + e % NPW;
-        td[u] = g.d[at];
-        tr[u] = g.rhs[at];
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
-      const int e = e0 + 32 * u;
-      if (e < n * NPW) {
-        D[e] = td[u];
-        R[e] = tr[u];
-      }
-    }
-  }
-  __syncwarp();
-  clocks[0] = clock64();
-  const int ml = lane % L, k = lane / L;
-  auto ab = [&](int i, double (&a)[V], double (&b)[V]) {
-    const long at = static_cast<long>(i) * N + base + ml;
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-      a[v] = __ldg(g.a + at + v * L);
-      b[v] = __ldg(g.b + at + v * L);
-    }
-  };
-  double wc[V], xc[V];
-  bool carried = false;
-  auto eliminate = [&](int i, int link, int next, const double (&ai)[V], const double (&bi)[V]) {
-    const int p = hines::TreeLinks::parent(link);
-    const int oi = i * NPW + ml, op = p * NPW + ml;
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-      const double wi = carried ? wc[v] : D[oi + v * L];
-      const double xi = carried ? xc[v] : R[oi + v * L];
-      const double ri = xi / wi;
-      R[oi + v * L] = ri;
-      if (p >= 0) {
-        double wp = D[op + v * L], xp = R[op + v * L];
-        const double ci = ai[v] / wi;
-        D[oi + v * L] = ci;
-        wp -= bi[v] * ci;
-        xp -= bi[v] * ri;
-        if (p == next) {
-          wc[v] = wp;
-          xc[v] = xp;
-        } else {
-          D[op + v * L] = wp;
-          R[op + v * L] = xp;
-        }
-      }
-    }
-    carried = p >= 0 && p == next;
-  };
-  auto walk = [&](const int* rows, const int* lks, int first, int count, int step) {
-    carried = false;
-    int rn[PD], ln[PD];
-    double an[PD][V], bn[PD][V];
-#pragma unroll
-    for (int u = 0; u < PD; ++u)
-      if (u < count) {
-        rn[u] = rows[first + u * step];
-        ln[u] = lks[first + u * step];
-        ab(rn[u], an[u], bn[u]);
-      }
-    for (int t0 = 0; t0 < count; t0 += PD) {
-#pragma unroll
-      for (int u = 0; u < PD; ++u) {
-        const int t = t0 + u;
-        if (t < count) {
-          const int i = rn[u], link = ln[u];
-          double ai[V], bi[V];
-#pragma unroll
-          for (int v = 0; v < V; ++v) {
-            ai[v] = an[u][v];
-            bi[v] = bn[u][v];
-          }
-          if (t + PD < count) {
-            rn[u] = rows[first + (t + PD) * step];
-            ln[u] = lks[first + (t + PD) * step];
-            ab(rn[u], an[u], bn[u]);
-          }
-          eliminate(i, link, t + 1 < count ? rn[(u + 1) % PD] : -1, ai, bi);
-        }
-      }
-    }
-  };
-  for (int level = 0; level < g.levels; ++level) {
-    const int slot = level * G + k;
-    const int j0 = g.slot_begin[slot], j1 = g.slot_begin[slot + 1];
-    walk(g.slot_rows, g.slot_links, j0, j1 - j0, 1);
-    __syncwarp();
-  }
-  if (k == 0) walk(g.trunk, g.trunk_links, g.trunk_len - 1, g.trunk_len, -1);
-  __syncwarp();
-  clocks[1] = clock64();
-  auto substitute = [&](int i, int link, int& previous_row, double (&previous)[V]) {
-    const int p = hines::TreeLinks::parent(link);
-    const int oi = i * NPW + ml, op = p * NPW + ml;
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-      double xi = R[oi + v * L];
-      if (p >= 0) xi -= D[oi + v * L] * (p == previous_row ? previous[v] : R[op + v * L]);
-      R[oi + v * L] = xi;
-      previous[v] = xi;
-    }
-    previous_row = i;
-  };
-  if (k == 0) {
-    int previous_row = -1;
-    double previous[V];
-    for (int j = 0; j < g.trunk_len; ++j) substitute(g.trunk[j], g.trunk_links[j], previous_row, previous);
-  }
-  __syncwarp();
-  for (int level = g.levels - 1; level >= 0; --level) {
-    const int slot = level * G + k;
-    const int j0 = g.slot_begin[slot], j1 = g.slot_begin[slot + 1];
-    int previous_row = -1;
-    double previous[V];
-    for (int j = j1 - 1; j >= j0; --j) substitute(g.slot_rows[j], g.slot_links[j], previous_row, previous);
-    __syncwarp();
-  }
-  clocks[2] = clock64();
-  for (int e = lane; e < n * NPW; e += 32) g.x[static_cast<long>(e / NPW) * N + base + e % NPW] = R[e];
-  clocks[3] = clock64();
-  if (g.phases != nullptr && lane == 0) {
-    long long* out = g.phases + 4 * static_cast<long>(blockIdx.x);
-    out[0] = clocks[0] - clock0;
-    for (int q = 1; q < 4; ++q) out[q] = clocks[q] - clocks[q - 1];
-  }
-}
-
-using KernelFn = void (*)(Args);
-
-/// Times `kernel` (NPW neurons per warp, `groups` groups, `bytes` of shared memory per warp) on N
-/// copies of the cell and prints its time, % of copy, the phases of its warps and whether x is
-/// PerNeuron's (`reference` checksum).
-void time_kernel(KernelFn kernel, const char* what, int NPW, int groups, std::size_t bytes,
-                 const std::vector<int>& parent, const hines::Morphologies<Mem>& morph, index_type N, double copy,
-                 double reference) {
+template <int NPW, bool STAGE_AB, int BATCH = 8, int PD = 1>
+void run(const std::vector<int>& parent, const hines::Morphologies<Mem>& morph, index_type N, double copy,
+         double reference) {
   const int n = static_cast<int>(parent.size());
+  const std::size_t bytes = std::size_t(STAGE_AB ? 4 : 2) * n * NPW * sizeof(double);
+  char what[96];
+  snprintf(what, sizeof what, "warp staged, %d neurons x %d lanes, %s, batch %d, a b %d ahead", NPW, 32 / NPW,
+           STAGE_AB ? "a b d rhs" : "d rhs", BATCH, PD);
   if (bytes > 227 * 1024 || N % NPW != 0) {
     printf("%-46s skipped (%zu bytes of shared memory per warp)\n", what, bytes);
     return;
@@ -418,16 +253,16 @@ void time_kernel(KernelFn kernel, const char* what, int NPW, int groups, std::si
   Kokkos::deep_copy(host_links, morph.links());
   std::vector<int> links(n);
   for (int i = 0; i < n; ++i) links[i] = host_links(0, i);
-  const Schedule s = make_schedule(parent, links, groups);
+  const Schedule s = make_schedule(parent, links, 32 / NPW);
   RandomBatch<layouts::Interleaved> p(morph, {}, N);
   Args g{p.a.data(), p.b.data(), p.d.data(), p.rhs.data(), p.x.data(), N, n, morph.links().data(),
          s.slot_begin.data(), s.slot_rows.data(), s.slot_links.data(), s.trunk.data(), s.trunk_links.data(),
          s.trunk_len, s.levels, nullptr};
-  cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+  cudaFuncSetAttribute(warp_staged<NPW, STAGE_AB, BATCH, PD>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
   int per_sm = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, bytes);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, warp_staged<NPW, STAGE_AB, BATCH, PD>, 32, bytes);
   const unsigned blocks = static_cast<unsigned>(N / NPW);
-  const double t = median_seconds([&] { kernel<<<blocks, 32, bytes>>>(g); }, 9);
+  const double t = median_seconds([&] { warp_staged<NPW, STAGE_AB, BATCH, PD><<<blocks, 32, bytes>>>(g); }, 9);
   const cudaError_t err = cudaGetLastError();
   double sum = 0;
   using V = BatchVector<double, layouts::Interleaved, Mem>;
@@ -436,7 +271,7 @@ void time_kernel(KernelFn kernel, const char* what, int NPW, int groups, std::si
   Kokkos::View<long long*, Mem> phases("phases", 4 * std::size_t(blocks));
   Args timed = g;
   timed.phases = phases.data();
-  kernel<<<blocks, 32, bytes>>>(timed);
+  warp_staged<NPW, STAGE_AB, BATCH, PD><<<blocks, 32, bytes>>>(timed);
   auto hp = Kokkos::create_mirror_view(phases);
   Kokkos::deep_copy(hp, phases);
   double mean[4] = {0, 0, 0, 0};
@@ -450,37 +285,11 @@ void time_kernel(KernelFn kernel, const char* what, int NPW, int groups, std::si
          mean[0], mean[1], mean[2], mean[3], mean[1] / double(s.critical));
 }
 
-template <int NPW, bool STAGE_AB, int BATCH = 8, int PD = 1>
-void run(const std::vector<int>& parent, const hines::Morphologies<Mem>& morph, index_type N, double copy,
-         double reference) {
-  char what[96];
-  snprintf(what, sizeof what, "warp staged, %d neurons x %d lanes, %s, batch %d, a b %d ahead", NPW, 32 / NPW,
-           STAGE_AB ? "a b d rhs" : "d rhs", BATCH, PD);
-  const std::size_t bytes = std::size_t(STAGE_AB ? 4 : 2) * parent.size() * NPW * sizeof(double);
-  time_kernel(warp_staged<NPW, STAGE_AB, BATCH, PD>, what, NPW, 32 / NPW, bytes, parent, morph, N, copy, reference);
-}
-
-template <int L, int V, int BATCH = 16, int PD = 4>
-void run_multi(const std::vector<int>& parent, const hines::Morphologies<Mem>& morph, index_type N, double copy,
-               double reference) {
-  char what[96];
-  snprintf(what, sizeof what, "warp staged, %d neurons x %d lanes, %d per lane, d rhs, a b %d ahead", L * V, 32 / L, V,
-           PD);
-  const std::size_t bytes = std::size_t(2) * parent.size() * L * V * sizeof(double);
-  time_kernel(warp_staged_multi<L, V, BATCH, PD>, what, L * V, 32 / L, bytes, parent, morph, N, copy, reference);
-}
-
 }  // namespace ws
 
 int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   {
-    // "multi" first: the V-neurons-per-lane kernels only.
-    const bool multi = argc > 1 && std::string(argv[1]) == "multi";
-    if (multi) {
-      --argc;
-      ++argv;
-    }
     const index_type N = atoll(argv[1]);
     const double copy = copy_bandwidth();
     printf("copy %.0f GB/s\n", copy);
@@ -498,16 +307,6 @@ int main(int argc, char** argv) {
         Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{problem.x, n}, reference);
       }
       run<layouts::Interleaved>("library PerNeuron Interleaved", morph, {}, N, N * n, copy, hines::algo::PerNeuron{false});
-      if (multi) {
-        ws::run_multi<8, 1>(parent, morph, N, copy, reference);
-        ws::run_multi<8, 2>(parent, morph, N, copy, reference);
-        ws::run_multi<8, 3>(parent, morph, N, copy, reference);
-        ws::run_multi<4, 2>(parent, morph, N, copy, reference);
-        ws::run_multi<4, 4>(parent, morph, N, copy, reference);
-        ws::run_multi<16, 1>(parent, morph, N, copy, reference);
-        ws::run_multi<16, 2>(parent, morph, N, copy, reference);
-        continue;
-      }
       ws::run<8, true, 8, 1>(parent, morph, N, copy, reference);
       ws::run<8, true, 8, 2>(parent, morph, N, copy, reference);
       ws::run<8, false, 16, 1>(parent, morph, N, copy, reference);
