@@ -114,8 +114,9 @@ struct StagedBranchParallel {
 /// BlockInterleaved<32>; correct on every layout. Fastest when the 32 neurons of a block share a
 /// morphology (one morphology per batch, or Grouping::by_morphology); a mixed block is correct,
 /// each lane following its own tree, and in a grouped batch the few blocks at group boundaries are
-/// split into one team per morphology (subtree_team_plan.hpp). On host spaces a team is one thread per group (as many as
-/// Kokkos allows, one by default) on one neuron. Same results as PerNeuron, bitwise.
+/// split into one team per morphology (subtree_team_plan.hpp). On host spaces a team is one thread
+/// per group (as many as Kokkos allows, one by default) on one neuron. Same results as PerNeuron,
+/// bitwise.
 struct SubtreeParallel {
   static constexpr const char* name() { return "hines_subtree_parallel"; }
   /// Thread groups (warps on a GPU) per neuron, the partition's number of subtree groups, >= 0.

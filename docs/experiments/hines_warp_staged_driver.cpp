@@ -70,7 +70,6 @@ struct Args {
   double* x;
   long N;
   int n;
-  const int* links;
   const int *slot_begin, *slot_rows, *slot_links, *trunk, *trunk_links;
   int trunk_len, levels;
   long long* phases;  ///< per warp: cycles of staging, elimination, substitution, store (or null)
@@ -255,9 +254,8 @@ void run(const std::vector<int>& parent, const hines::Morphologies<Mem>& morph, 
   for (int i = 0; i < n; ++i) links[i] = host_links(0, i);
   const Schedule s = make_schedule(parent, links, 32 / NPW);
   RandomBatch<layouts::Interleaved> p(morph, {}, N);
-  Args g{p.a.data(), p.b.data(), p.d.data(), p.rhs.data(), p.x.data(), N, n, morph.links().data(),
-         s.slot_begin.data(), s.slot_rows.data(), s.slot_links.data(), s.trunk.data(), s.trunk_links.data(),
-         s.trunk_len, s.levels, nullptr};
+  Args g{p.a.data(), p.b.data(), p.d.data(), p.rhs.data(), p.x.data(), N, n, s.slot_begin.data(),
+         s.slot_rows.data(), s.slot_links.data(), s.trunk.data(), s.trunk_links.data(), s.trunk_len, s.levels, nullptr};
   cudaFuncSetAttribute(warp_staged<NPW, STAGE_AB, BATCH, PD>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
   int per_sm = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, warp_staged<NPW, STAGE_AB, BATCH, PD>, 32, bytes);

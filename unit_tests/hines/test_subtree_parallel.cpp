@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
@@ -174,7 +175,7 @@ TYPED_TEST(HinesSubtree, GroupBoundariesSplitIntoOneTeamPerMorphologyAndEqualPer
   const auto& cells = test_cells();
   const auto cell = [&](const std::string& prefix) {
     const auto found = std::find_if(cells.begin(), cells.end(), [&](const TestCell& c) { return c.name.rfind(prefix, 0) == 0; });
-    EXPECT_TRUE(found != cells.end()) << prefix;
+    if (found == cells.end()) throw std::runtime_error("no test cell named " + prefix);  // a test failure, not a crash
     return found->cell;
   };
   std::vector<HinesSystem> systems = population<S>(cell("mp_ma_40984_gc2"), 210, test_seed());
