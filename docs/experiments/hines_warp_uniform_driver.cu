@@ -20,11 +20,12 @@
 //   - the next row's entries are read from shared memory before the current row's stores (its
 //     children are all eliminated by the same lane, so no store of this step or another lane's
 //     can change them before the next barrier), and after a barrier they are read again;
-//   - a and b come from global memory PD steps ahead: version 1 into registers, the tables read
-//     from global memory; version 2 into registers, the tables in shared memory (one copy per
-//     block of WPB warps); version 3 by cp.async into a ring in shared memory; version 4 as 3, a
-//     row's two divisions sharing one reciprocal (refined_reciprocal, fast_quotient); version 5
-//     as 4, d and rhs of BlockInterleaved<8> staged by 16-byte cp.async (on Interleaved it is 4).
+//   - a and b come from global memory PD steps ahead: version 1 (in this file at d8226b5 only)
+//     into registers, the tables read from global memory; version 2 into registers, the tables in
+//     shared memory (one copy per block of WPB warps); version 3 by cp.async into a ring in shared
+//     memory; version 4 as 3, a row's two divisions sharing one reciprocal (refined_reciprocal,
+//     fast_quotient); version 5 as 4, d and rhs of BlockInterleaved<8> staged by 16-byte cp.async
+//     (on Interleaved it is 4). One kernel, warp_uniform, with a switch per step.
 // The operations on a row are those of SerialHines (serial_hines.hpp): ri = xi / wi,
 // ci = ai / wi, wp -= bi ci, xp -= bi ri; then x_i = r_i - c_i x_p. So x must equal, bit for
 // bit, the one-thread-per-neuron kernel below (per_neuron, SerialHines' operations and order,
@@ -41,7 +42,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -171,6 +171,23 @@ Steps make_steps(const CellFile& c) {
   return s;
 }
 
+/// x of the Hines system (d, a, b as in the kernels' convention, parent) by the textbook sweeps
+/// on the host: the oracle of emulate() and host_check(). d and r are overwritten.
+std::vector<double> host_solve(const std::vector<int>& parent, const std::vector<double>& a, const std::vector<double>& b,
+                               std::vector<double>& d, std::vector<double>& r) {
+  const int n = static_cast<int>(parent.size());
+  for (int i = n - 1; i > 0; --i) {
+    const int p = parent[i];
+    const double f = b[i] / d[i];
+    d[p] -= f * a[i];
+    r[p] -= f * r[i];
+  }
+  std::vector<double> y(n);
+  y[0] = r[0] / d[0];
+  for (int i = 1; i < n; ++i) y[i] = (r[i] - a[i] * y[parent[i]]) / d[i];
+  return y;
+}
+
 /// The kernel's walk of the step tables on the host, all groups of one neuron in lockstep (every
 /// group's loads of a step before any group's stores, as the lanes of a warp may run), against a
 /// plain host solve: checks the tables before any device run (`drv_wu --emulate CELL.txt`).
@@ -242,17 +259,8 @@ double emulate(const CellFile& c, const Steps& st) {
       prev[k] = xv;
     }
   }
-  // Plain host solve.
-  for (int i = n - 1; i > 0; --i) {
-    const int p = c.parent[i];
-    const double f = b[i] / d[i];
-    d[p] -= f * a[i];
-    r[p] -= f * r[i];
-  }
-  std::vector<double> y(n);
-  y[0] = r[0] / d[0];
+  const std::vector<double> y = host_solve(c.parent, a, b, d, r);
   double worst = 0;
-  for (int i = 1; i < n; ++i) y[i] = (r[i] - a[i] * y[c.parent[i]]) / d[i];
   for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(R[i] - y[i]) / std::max(1.0, std::fabs(y[i])));
   return worst;
 }
@@ -361,169 +369,22 @@ __global__ void per_neuron(const double* a, const double* b, const double* d, co
 }
 
 // ---------------------------------------------------------------------------------------------
-// The uniform warp-staged kernel.
+// The uniform warp-staged kernel, versions 2 to 5 (version 1, the tables read from global memory
+// and a and b into registers 1 step ahead, is in this file at d8226b5 only):
+//   2 (RING false): the tables, packed into 8 bytes per entry, copied once per block of WPB warps
+//     into shared memory; a and b PD steps ahead in registers, a slot refilled after its last use.
+//     (Nsight Compute on version 1: its warps waited on a and b at the register moves rotating the
+//     ring, and on the tables' loads, which missed L1 behind the streams of a and b.)
+//   3 (RING): a and b copied by cp.async into a ring of PD slots in shared memory, one commit
+//     group per step, cp.async.wait_group PD - 1 before a step reads its slot. (Version 2's warps
+//     still waited on a and b at every step whatever the distance, with 3 warps per
+//     multiprocessor as well: the loads in flight share the warp's few scoreboards, and waiting
+//     for the oldest waits for the newest.)
+//   4 (RING, FUSED): a row's two divisions through refined_reciprocal and fast_quotient.
+//   5 (RING, FUSED, ASYNC): the d and rhs of a BlockInterleaved<NPW> batch staged by 16-byte
+//     cp.async, all in flight at once (on Interleaved, ASYNC changes nothing).
 
 struct Args {
-  const double *a, *b, *d, *rhs;
-  double* x;
-  long N;
-  int n, steps;
-  const int4 *elim, *subst;  // steps x groups
-  long long* phases;         // per warp: staging, elimination, substitution, store cycles (or null)
-};
-
-template <int NPW, int PD>
-__global__ void __launch_bounds__(32) warp_uniform(Args g) {
-  extern __shared__ double sh[];
-  constexpr int G = 32 / NPW;
-  const long long clock0 = clock64();
-  long long clocks[4];
-  const int lane = threadIdx.x, m = lane % NPW, k = lane / NPW;
-  const long base = static_cast<long>(blockIdx.x) * NPW;
-  const int n = g.n, S = g.steps;
-  const long N = g.N;
-  const int rows = n + 3;  // + source (d = 1, rhs = 1), sink, zero
-  double* D = sh;
-  double* R = sh + rows * NPW;
-  // 1. Stage d and rhs (8 rows of loads in flight per lane before their stores).
-  constexpr int BATCH = 8;
-  for (int e0 = lane; e0 < n * NPW; e0 += 32 * BATCH) {
-    double td[BATCH], tr[BATCH];
-#pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
-      const int e = e0 + 32 * u;
-      if (e < n * NPW) {
-        const long at = static_cast<long>(e / NPW) * N + base + e % NPW;
-        td[u] = g.d[at];
-        tr[u] = g.rhs[at];
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
-      const int e = e0 + 32 * u;
-      if (e < n * NPW) {
-        D[e] = td[u];
-        R[e] = tr[u];
-      }
-    }
-  }
-  if (lane < NPW) {
-    D[n * NPW + lane] = 1;  // the source: 1 / 1, no division's slow path (0 / 1 takes it)
-    R[n * NPW + lane] = 1;
-    D[(n + 1) * NPW + lane] = 1;
-    R[(n + 1) * NPW + lane] = 0;
-    D[(n + 2) * NPW + lane] = 0;
-    R[(n + 2) * NPW + lane] = 0;
-  }
-  __syncwarp();
-  clocks[0] = clock64();
-  // 2. Elimination.
-  const int4* E = g.elim + k;
-  const double* A = g.a + base + m;
-  const double* B = g.b + base + m;
-  int4 en[PD];
-  double an[PD], bn[PD];
-#pragma unroll
-  for (int u = 0; u < PD; ++u)
-    if (u < S) {
-      en[u] = E[u * G];
-      const long ga = en[u].x < n ? en[u].x : 0;
-      an[u] = A[ga * N];
-      bn[u] = B[ga * N];
-    }
-  double wi = D[en[0].x * NPW + m], xi = R[en[0].x * NPW + m];
-  for (int s0 = 0; s0 < S; s0 += PD) {
-#pragma unroll
-    for (int u = 0; u < PD; ++u) {
-      const int s = s0 + u;
-      if (s < S) {
-        const int4 e = en[u];
-        const double ai = an[u], bi = bn[u];
-        if (s + PD < S) {
-          en[u] = E[(s + PD) * G];
-          const long ga = en[u].x < n ? en[u].x : 0;
-          an[u] = A[ga * N];
-          bn[u] = B[ga * N];
-        }
-        // The next row's entries, before this step's stores (see the file comment).
-        const int next = s + 1 < S ? en[(u + 1) % PD].x : n;
-        const double wn = D[next * NPW + m], xn = R[next * NPW + m];
-        double wp = D[e.z * NPW + m], xp = R[e.z * NPW + m];
-        const double ri = xi / wi;
-        const double ci = ai / wi;
-        wp -= bi * ci;
-        xp -= bi * ri;
-        R[e.y * NPW + m] = ri;
-        D[e.y * NPW + m] = ci;
-        const bool carry = (e.w & carry_flag) != 0;
-        if (!carry) {
-          D[e.z * NPW + m] = wp;
-          R[e.z * NPW + m] = xp;
-        }
-        wi = carry ? wp : wn;
-        xi = carry ? xp : xn;
-        if (e.w & barrier_flag) {
-          __syncwarp();
-          wi = D[next * NPW + m];
-          xi = R[next * NPW + m];
-        }
-      }
-    }
-  }
-  __syncwarp();
-  clocks[1] = clock64();
-  // 3. Substitution.
-  const int4* T = g.subst + k;
-  int4 tn[PD];
-#pragma unroll
-  for (int u = 0; u < PD; ++u)
-    if (u < S) tn[u] = T[u * G];
-  double rn = R[tn[0].x * NPW + m], cn = D[tn[0].x * NPW + m];
-  double previous = 0;
-  for (int s0 = 0; s0 < S; s0 += PD) {
-#pragma unroll
-    for (int u = 0; u < PD; ++u) {
-      const int s = s0 + u;
-      if (s < S) {
-        const int4 e = tn[u];
-        if (s + PD < S) tn[u] = T[(s + PD) * G];
-        if (e.w & barrier_flag) {  // a barrier before this step: reread what the others wrote
-          __syncwarp();
-          rn = R[e.x * NPW + m];
-          cn = D[e.x * NPW + m];
-        }
-        const double ri = rn, ci = cn;
-        const int next = s + 1 < S ? tn[(u + 1) % PD].x : n;
-        rn = R[next * NPW + m];
-        cn = D[next * NPW + m];
-        const double xp = (e.w & carry_flag) ? previous : R[e.z * NPW + m];
-        double xv = ri;
-        xv -= ci * xp;
-        R[e.y * NPW + m] = xv;
-        previous = xv;
-      }
-    }
-  }
-  __syncwarp();
-  clocks[2] = clock64();
-  // 4. x out, coalesced.
-  for (int e = lane; e < n * NPW; e += 32) g.x[static_cast<long>(e / NPW) * N + base + e % NPW] = R[e];
-  clocks[3] = clock64();
-  if (g.phases != nullptr && lane == 0) {
-    long long* out = g.phases + 4 * static_cast<long>(blockIdx.x);
-    out[0] = clocks[0] - clock0;
-    for (int q = 1; q < 4; ++q) out[q] = clocks[q] - clocks[q - 1];
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Version 2 (after Nsight Compute on version 1: its warps wait on global loads at the register
-// moves that rotate the prefetch ring at the loop's back edge, and on the step table's loads,
-// which miss L1 (18% hits) behind the streams of a and b): the tables, packed into 8 bytes per
-// entry, are copied once per block of WPB warps into shared memory; a slot of the a, b ring is
-// refilled after its last use, from an entry read in shared memory.
-
-struct Args2 {
   const double *a, *b, *d, *rhs;
   double* x;
   long N;
@@ -532,154 +393,6 @@ struct Args2 {
   long long* phases;
 };
 
-template <int NPW, int PD, int WPB, int BLK, bool CG>
-__global__ void __launch_bounds__(32 * WPB) warp_uniform2(Args2 g) {
-  extern __shared__ double sh[];
-  constexpr int G = 32 / NPW;
-  const long long clock0 = clock64();
-  long long clocks[4];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, m = lane % NPW, k = lane / NPW;
-  const int n = g.n, S = g.steps;
-  const long N = g.N;
-  // Row i of this warp's neuron m at base + i * stride + m (BLK: 0 Interleaved, else
-  // BlockInterleaved<BLK>, NPW dividing BLK).
-  const long first = (static_cast<long>(blockIdx.x) * WPB + warp) * NPW;
-  const long base = BLK == 0 ? first : (first / BLK) * n * BLK + first % BLK;
-  constexpr long blk_stride = BLK;
-  const long stride = BLK == 0 ? N : blk_stride;
-  const int rows = n + 3;
-  int2* TE = reinterpret_cast<int2*>(sh);
-  const int2* TS = TE + S * G;
-  double* D = sh + 2 * S * G + warp * 2 * rows * NPW;
-  double* R = D + rows * NPW;
-  constexpr int BATCH = 8;
-  for (int e0 = lane; e0 < n * NPW; e0 += 32 * BATCH) {
-    double td[BATCH], tr[BATCH];
-#pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
-      const int e = e0 + 32 * u;
-      if (e < n * NPW) {
-        const long at = static_cast<long>(e / NPW) * stride + base + e % NPW;
-        td[u] = g.d[at];
-        tr[u] = g.rhs[at];
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
-      const int e = e0 + 32 * u;
-      if (e < n * NPW) {
-        D[e] = td[u];
-        R[e] = tr[u];
-      }
-    }
-  }
-  for (int j = threadIdx.x; j < 2 * S * G; j += 32 * WPB) TE[j] = g.tables[j];
-  if (lane < NPW) {
-    D[n * NPW + lane] = 1;
-    R[n * NPW + lane] = 1;
-    D[(n + 1) * NPW + lane] = 1;
-    R[(n + 1) * NPW + lane] = 0;
-    D[(n + 2) * NPW + lane] = 0;
-    R[(n + 2) * NPW + lane] = 0;
-  }
-  __syncthreads();
-  clocks[0] = clock64();
-  const double* A = g.a + base + m;
-  const double* B = g.b + base + m;
-  auto load_row = [&](int2 e) { return e.x & 0xffff; };
-  auto input = [&](const double* p) {  // CG: a and b cached in L2 only (ld.global.cg)
-    if constexpr (CG) return __ldcg(p);
-    return *p;
-  };
-  double an[PD], bn[PD];
-#pragma unroll
-  for (int u = 0; u < PD; ++u)
-    if (u < S) {
-      const int li = load_row(TE[u * G + k]);
-      const long ga = li < n ? li : 0;
-      an[u] = input(A + ga * stride);
-      bn[u] = input(B + ga * stride);
-    }
-  double wi, xi;
-  {
-    const int li = load_row(TE[k]);
-    wi = D[li * NPW + m];
-    xi = R[li * NPW + m];
-  }
-  for (int s0 = 0; s0 < S; s0 += PD) {
-#pragma unroll
-    for (int u = 0; u < PD; ++u) {
-      const int s = s0 + u;
-      if (s < S) {
-        const int2 e = TE[s * G + k];
-        const int si = e.x >> 16, p = e.y & 0xffff, flags = e.y >> 16;
-        const int next = s + 1 < S ? load_row(TE[(s + 1) * G + k]) : n;
-        const double wn = D[next * NPW + m], xn = R[next * NPW + m];
-        double wp = D[p * NPW + m], xp = R[p * NPW + m];
-        const double ri = xi / wi;
-        const double ci = an[u] / wi;
-        wp -= bn[u] * ci;
-        xp -= bn[u] * ri;
-        if (s + PD < S) {  // slot u's a and b are dead: refill it for step s + PD
-          const int li = load_row(TE[(s + PD) * G + k]);
-          const long ga = li < n ? li : 0;
-          an[u] = input(A + ga * stride);
-          bn[u] = input(B + ga * stride);
-        }
-        R[si * NPW + m] = ri;
-        D[si * NPW + m] = ci;
-        const bool carry = (flags & carry_flag) != 0;
-        if (!carry) {
-          D[p * NPW + m] = wp;
-          R[p * NPW + m] = xp;
-        }
-        wi = carry ? wp : wn;
-        xi = carry ? xp : xn;
-        if (flags & barrier_flag) {
-          __syncwarp();
-          wi = D[next * NPW + m];
-          xi = R[next * NPW + m];
-        }
-      }
-    }
-  }
-  __syncwarp();
-  clocks[1] = clock64();
-  double rn, cn;
-  {
-    const int li = load_row(TS[k]);
-    rn = R[li * NPW + m];
-    cn = D[li * NPW + m];
-  }
-  double previous = 0;
-  for (int s = 0; s < S; ++s) {
-    const int2 e = TS[s * G + k];
-    const int li = e.x & 0xffff, si = e.x >> 16, p = e.y & 0xffff, flags = e.y >> 16;
-    if (flags & barrier_flag) {
-      __syncwarp();
-      rn = R[li * NPW + m];
-      cn = D[li * NPW + m];
-    }
-    const double ri = rn, ci = cn;
-    const int next = s + 1 < S ? load_row(TS[(s + 1) * G + k]) : n;
-    rn = R[next * NPW + m];
-    cn = D[next * NPW + m];
-    const double xp = (flags & carry_flag) ? previous : R[p * NPW + m];
-    double xv = ri;
-    xv -= ci * xp;
-    R[si * NPW + m] = xv;
-    previous = xv;
-  }
-  __syncwarp();
-  clocks[2] = clock64();
-  for (int e = lane; e < n * NPW; e += 32) g.x[static_cast<long>(e / NPW) * stride + base + e % NPW] = R[e];
-  clocks[3] = clock64();
-  if (g.phases != nullptr && lane == 0) {
-    long long* out = g.phases + 4 * (static_cast<long>(blockIdx.x) * WPB + warp);
-    out[0] = clocks[0] - clock0;
-    for (int q = 1; q < 4; ++q) out[q] = clocks[q] - clocks[q - 1];
-  }
-}
 
 /// The fast path of CUDA's double division (div.rn.f64 as ptxas expands it: the SASS of version
 /// 2), split so that one reciprocal serves both of a row's quotients and their refinements
@@ -704,16 +417,8 @@ __device__ __forceinline__ bool fast_quotient(double x, double w, double r, doub
   return fabsf(x_hi) >= 6.5827683646048100446e-37f && fabsf(fmaf(0.0f, w_hi, q_hi)) > 1.469367938527859385e-39f;
 }
 
-// Version 4: version 3 with FUSED, the two divisions of a row through refined_reciprocal and
-// fast_quotient.
-// Version 3 (after version 2: its warps still wait on a and b at every step whatever the ring's
-// depth, with only 3 warps per multiprocessor as well, i.e. the loads in flight share the warp's
-// few scoreboards, and waiting for the oldest waits for the newest): a and b copied by cp.async
-// into a ring of PD slots in shared memory, one commit group per step, cp.async.wait_group
-// PD - 1 before a step reads its slot. Version 5: version 4 with ASYNC, the d and rhs of a
-// BlockInterleaved<NPW> batch staged by 16-byte cp.async, all in flight at once.
-template <int NPW, int PD, int WPB, int BLK, bool FUSED, bool ASYNC>
-__global__ void __launch_bounds__(32 * WPB) warp_uniform3(Args2 g) {
+template <int NPW, int PD, int WPB, int BLK, bool RING, bool FUSED, bool ASYNC>
+__global__ void __launch_bounds__(32 * WPB) warp_uniform(Args g) {
   extern __shared__ double sh[];
   constexpr int G = 32 / NPW;
   const long long clock0 = clock64();
@@ -730,11 +435,11 @@ __global__ void __launch_bounds__(32 * WPB) warp_uniform3(Args2 g) {
   const int rows = n + 3;
   int2* TE = reinterpret_cast<int2*>(sh);
   const int2* TS = TE + S * G;
-  double* D = sh + 2 * S * G + warp * (2 * rows * NPW + 2 * 32 * PD);
+  constexpr int ring_values = RING ? 2 * 32 * PD : 0;
+  double* D = sh + 2 * S * G + warp * (2 * rows * NPW + ring_values);
   double* R = D + rows * NPW;
-  double* RING = R + rows * NPW;  // slot u: a at RING[2 u 32 + lane], b at RING[(2 u + 1) 32 + lane]
-  constexpr int BATCH = 8;
-  if constexpr (ASYNC && BLK == NPW) {
+  double* ab = R + rows * NPW;  // RING: slot u's a at ab[2 u 32 + lane], b at ab[(2 u + 1) 32 + lane]
+  if constexpr (RING && ASYNC && BLK == NPW) {
     // The warp's d and rhs are contiguous (n NPW values each): all in flight at once, 16 bytes
     // per copy, into shared memory without registers (one commit group, waited for below).
     for (int e2 = lane; e2 < n * NPW / 2; e2 += 32) {
@@ -744,26 +449,12 @@ __global__ void __launch_bounds__(32 * WPB) warp_uniform3(Args2 g) {
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dr), "l"(g.rhs + base + 2 * e2) : "memory");
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
-  } else {
-    for (int e0 = lane; e0 < n * NPW; e0 += 32 * BATCH) {
-      double td[BATCH], tr[BATCH];
-#pragma unroll
-      for (int u = 0; u < BATCH; ++u) {
-        const int e = e0 + 32 * u;
-        if (e < n * NPW) {
-          const long at = static_cast<long>(e / NPW) * stride + base + e % NPW;
-          td[u] = g.d[at];
-          tr[u] = g.rhs[at];
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < BATCH; ++u) {
-        const int e = e0 + 32 * u;
-        if (e < n * NPW) {
-          D[e] = td[u];
-          R[e] = tr[u];
-        }
-      }
+  } else {  // element e = row * NPW + neuron; loads and shared-memory stores, 8 rows unrolled
+#pragma unroll 8
+    for (int e = lane; e < n * NPW; e += 32) {
+      const long at = static_cast<long>(e / NPW) * stride + base + e % NPW;
+      D[e] = g.d[at];
+      R[e] = g.rhs[at];
     }
   }
   for (int j = threadIdx.x; j < 2 * S * G; j += 32 * WPB) TE[j] = g.tables[j];
@@ -780,21 +471,28 @@ __global__ void __launch_bounds__(32 * WPB) warp_uniform3(Args2 g) {
   const double* A = g.a + base + m;
   const double* B = g.b + base + m;
   auto load_row = [&](int2 e) { return e.x & 0xffff; };
-  // a and b of step s are copied by cp.async into ring slot s % PD, one commit group per step.
+  // RING: a and b of step s copied by cp.async into slot s % PD, one commit group per step; else
+  // loaded into registers an[s % PD], bn[s % PD].
+  double an[PD], bn[PD];
   auto issue = [&](int s, int slot) {
-    if (s < S) {
-      const int li = load_row(TE[s * G + k]);
-      const long ga = li < n ? li : 0;
-      const unsigned da = static_cast<unsigned>(__cvta_generic_to_shared(RING + (2 * slot) * 32 + lane));
-      const unsigned db = static_cast<unsigned>(__cvta_generic_to_shared(RING + (2 * slot + 1) * 32 + lane));
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(da), "l"(A + ga * stride) : "memory");
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(db), "l"(B + ga * stride) : "memory");
+    const int li = s < S ? load_row(TE[s * G + k]) : 0;
+    const long ga = li < n ? li : 0;
+    if constexpr (RING) {
+      if (s < S) {
+        const unsigned da = static_cast<unsigned>(__cvta_generic_to_shared(ab + (2 * slot) * 32 + lane));
+        const unsigned db = static_cast<unsigned>(__cvta_generic_to_shared(ab + (2 * slot + 1) * 32 + lane));
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(da), "l"(A + ga * stride) : "memory");
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(db), "l"(B + ga * stride) : "memory");
+      }
+      asm volatile("cp.async.commit_group;" ::: "memory");
+    } else if (s < S) {
+      an[slot] = A[ga * stride];
+      bn[slot] = B[ga * stride];
     }
-    asm volatile("cp.async.commit_group;" ::: "memory");
   };
 #pragma unroll
   for (int u = 0; u < PD; ++u) issue(u, u);
-  if constexpr (ASYNC && BLK == NPW) {  // the staging group, committed before the ring's PD
+  if constexpr (RING && ASYNC && BLK == NPW) {  // the staging group, committed before the ring's PD
     asm volatile("cp.async.wait_group %0;" ::"n"(PD) : "memory");
     __syncwarp();
   }
@@ -814,8 +512,15 @@ __global__ void __launch_bounds__(32 * WPB) warp_uniform3(Args2 g) {
         const int next = s + 1 < S ? load_row(TE[(s + 1) * G + k]) : n;
         const double wn = D[next * NPW + m], xn = R[next * NPW + m];
         double wp = D[p * NPW + m], xp = R[p * NPW + m];
-        asm volatile("cp.async.wait_group %0;" ::"n"(PD - 1) : "memory");  // step s's group is in
-        const double ai = RING[(2 * u) * 32 + lane], bi = RING[(2 * u + 1) * 32 + lane];
+        double ai, bi;
+        if constexpr (RING) {
+          asm volatile("cp.async.wait_group %0;" ::"n"(PD - 1) : "memory");  // step s's group is in
+          ai = ab[(2 * u) * 32 + lane];
+          bi = ab[(2 * u + 1) * 32 + lane];
+        } else {
+          ai = an[u];
+          bi = bn[u];
+        }
         double ri, ci;
         if constexpr (FUSED) {
           const double r = refined_reciprocal(wi);
@@ -976,83 +681,47 @@ double host_check(const CellFile& c, const Batch& p, const std::vector<double>& 
       CHECK(cudaMemcpy(&d[i], p.d + at(i), 8, cudaMemcpyDeviceToHost));
       CHECK(cudaMemcpy(&r[i], p.rhs + at(i), 8, cudaMemcpyDeviceToHost));
     }
-    for (int i = n - 1; i > 0; --i) {
-      const int pp = c.parent[i];
-      const double f = b[i] / d[i];
-      d[pp] -= f * a[i];
-      r[pp] -= f * r[i];
-    }
-    std::vector<double> y(n);
-    y[0] = r[0] / d[0];
-    for (int i = 1; i < n; ++i) y[i] = (r[i] - a[i] * y[c.parent[i]]) / d[i];
+    const std::vector<double> y = host_solve(c.parent, a, b, d, r);
     for (int i = 0; i < n; ++i)
       worst = std::max(worst, std::fabs(x[at(i)] - y[i]) / std::max(1.0, std::fabs(y[i])));
   }
   return worst;
 }
 
-/// Times one version of the kernel (V = 1: warp_uniform<NPW, PD>, one warp per block; V = 2:
-/// warp_uniform2<NPW, PD, WPB>) on the batch, checks x bit for bit against the reference and
-/// prints the mean cycles of each phase per warp (one more, clocked run).
-template <int V, int NPW, int PD, int WPB = 1, bool CG = false, bool ASYNC = false>
+/// Times version V (2 to 5, see warp_uniform) on the batch, checks x bit for bit against the
+/// reference and prints the mean cycles of each phase per warp (one more, clocked run).
+template <int V, int NPW, int PD, int WPB>
 void run_uniform(const CellFile& c, const Batch& p, const std::vector<double>& reference, double copy) {
-  if (32 / NPW != c.groups || (V == 1 && p.block != 0) || (p.block != 0 && p.block != 8)) return;
+  constexpr bool ring = V >= 3, fused = V >= 4, async = V >= 5;
+  if (32 / NPW != c.groups || (p.block != 0 && p.block != 8)) return;
   const Steps st = make_steps(c);
   const long warps = p.N / NPW;
   char what[96];
-  std::snprintf(what, sizeof what, "v%d %d neurons x %d lanes, PD %d, %d/block", V == 3 && CG ? (ASYNC ? 5 : 4) : V, NPW,
-                32 / NPW, PD, WPB);
-  const std::size_t per_warp = std::size_t(2) * (c.n + 3) * NPW * sizeof(double);
-  const std::size_t ring = V == 3 ? std::size_t(2) * 32 * PD * sizeof(double) : 0;
-  const std::size_t bytes = V == 1 ? per_warp : WPB * (per_warp + ring) + st.elim.size() * 2 * sizeof(int2);
+  std::snprintf(what, sizeof what, "v%d %d neurons x %d lanes, PD %d, %d/block", V, NPW, 32 / NPW, PD, WPB);
+  const std::size_t per_warp = (std::size_t(2) * (c.n + 3) * NPW + (ring ? 2 * 32 * PD : 0)) * sizeof(double);
+  const std::size_t bytes = WPB * per_warp + st.elim.size() * 2 * sizeof(int2);
   if (bytes > 227 * 1024 || p.N % NPW != 0 || warps % WPB != 0 || c.n + 3 > 0xffff) {
     std::printf("  %-34s skipped (%zu bytes of shared memory per block)\n", what, bytes);
     return;
   }
-  int4 *elim = nullptr, *subst = nullptr;
-  int2* tables = nullptr;
-  if (V == 1) {
-    CHECK(cudaMalloc(&elim, sizeof(int4) * st.elim.size()));
-    CHECK(cudaMalloc(&subst, sizeof(int4) * st.subst.size()));
-    CHECK(cudaMemcpy(elim, st.elim.data(), sizeof(int4) * st.elim.size(), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(subst, st.subst.data(), sizeof(int4) * st.subst.size(), cudaMemcpyHostToDevice));
-  } else {
-    std::vector<int2> packed;
-    for (const auto* t : {&st.elim, &st.subst})
-      for (const Entry& e : *t) packed.push_back({e.li | (e.si << 16), e.p | (e.flags << 16)});
-    CHECK(cudaMalloc(&tables, sizeof(int2) * packed.size()));
-    CHECK(cudaMemcpy(tables, packed.data(), sizeof(int2) * packed.size(), cudaMemcpyHostToDevice));
-  }
+  std::vector<int2> packed;
+  for (const auto* t : {&st.elim, &st.subst})
+    for (const Entry& e : *t) packed.push_back({e.li | (e.si << 16), e.p | (e.flags << 16)});
+  int2* tables;
+  CHECK(cudaMalloc(&tables, sizeof(int2) * packed.size()));
+  CHECK(cudaMemcpy(tables, packed.data(), sizeof(int2) * packed.size(), cudaMemcpyHostToDevice));
   const unsigned blocks = static_cast<unsigned>(warps / WPB);
   long long* phases;
   CHECK(cudaMalloc(&phases, sizeof(long long) * 4 * warps));
+  auto kernel = p.block == 0 ? warp_uniform<NPW, PD, WPB, 0, ring, fused, async>
+                             : warp_uniform<NPW, PD, WPB, 8, ring, fused, async>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   int per_sm = 0;
-  std::function<void(long long*)> launch;
-  if constexpr (V == 1) {
-    auto kernel = warp_uniform<NPW, PD>;
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32, bytes));
-    launch = [=, &p, &c, &st](long long* ph) {
-      Args g{p.a, p.b, p.d, p.rhs, p.x, p.N, c.n, st.count, elim, subst, ph};
-      kernel<<<blocks, 32, bytes>>>(g);
-    };
-  } else if constexpr (V == 2) {
-    auto kernel = p.block == 0 ? warp_uniform2<NPW, PD, WPB, 0, CG> : warp_uniform2<NPW, PD, WPB, 8, CG>;
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * WPB, bytes));
-    launch = [=, &p, &c, &st](long long* ph) {
-      Args2 g{p.a, p.b, p.d, p.rhs, p.x, p.N, c.n, st.count, tables, ph};
-      kernel<<<blocks, 32 * WPB, bytes>>>(g);
-    };
-  } else {
-    auto kernel = p.block == 0 ? warp_uniform3<NPW, PD, WPB, 0, CG, ASYNC> : warp_uniform3<NPW, PD, WPB, 8, CG, ASYNC>;
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * WPB, bytes));
-    launch = [=, &p, &c, &st](long long* ph) {
-      Args2 g{p.a, p.b, p.d, p.rhs, p.x, p.N, c.n, st.count, tables, ph};
-      kernel<<<blocks, 32 * WPB, bytes>>>(g);
-    };
-  }
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * WPB, bytes));
+  auto launch = [&](long long* ph) {
+    Args g{p.a, p.b, p.d, p.rhs, p.x, p.N, c.n, st.count, tables, ph};
+    kernel<<<blocks, 32 * WPB, bytes>>>(g);
+  };
   p.poison();
   const float ms = median_ms([&] { launch(nullptr); });
   const std::vector<double> x = p.x_host();
@@ -1068,14 +737,12 @@ void run_uniform(const CellFile& c, const Batch& p, const std::vector<double>& r
     for (int q = 0; q < 4; ++q) mean[q] += double(h[4 * w + q]) / warps;
   const double useful = 5.0 * 8 * p.N * c.n;
   std::printf("  %-34s %8.4f ms  %5.1f%% of copy  %2d warps/SM  %d steps  x %s (%zu differ)\n", what, ms,
-              useful / (ms * 1e-3) / 1e9 / copy * 100, per_sm * (V == 1 ? 1 : WPB), st.count,
+              useful / (ms * 1e-3) / 1e9 / copy * 100, per_sm * WPB, st.count,
               differ == 0 ? "bitwise = reference" : "DIFFERENT", differ);
   std::printf("    cycles per warp (mean): staging %.0f, elimination %.0f, substitution %.0f, store %.0f; %.0f per step\n",
               mean[0], mean[1], mean[2], mean[3], mean[1] / st.count);
   CHECK(cudaFree(phases));
-  if (elim) CHECK(cudaFree(elim));
-  if (subst) CHECK(cudaFree(subst));
-  if (tables) CHECK(cudaFree(tables));
+  CHECK(cudaFree(tables));
 }
 
 int main(int argc, char** argv) {
@@ -1115,14 +782,13 @@ int main(int argc, char** argv) {
       std::printf(" %s:\n  %-34s %8.4f ms  %5.1f%% of copy  host check %.1e %s\n",
                   block == 0 ? "Interleaved" : "BlockInterleaved<8>", "per_neuron (reference)", ms,
                   useful / (ms * 1e-3) / 1e9 / copy * 100, err, err < 1e-10 ? "ok" : "FAILED");
-      run_uniform<1, 8, 1>(c, p, reference, copy);
       run_uniform<2, 8, 8, 1>(c, p, reference, copy);
       run_uniform<3, 8, 4, 2>(c, p, reference, copy);
-      run_uniform<3, 8, 4, 2, true>(c, p, reference, copy);
-      run_uniform<3, 8, 4, 2, true, true>(c, p, reference, copy);
-      run_uniform<3, 8, 2, 2, true, true>(c, p, reference, copy);
-      run_uniform<3, 8, 4, 4, true, true>(c, p, reference, copy);
-      run_uniform<3, 4, 4, 4, true, true>(c, p, reference, copy);
+      run_uniform<4, 8, 4, 2>(c, p, reference, copy);
+      run_uniform<5, 8, 4, 2>(c, p, reference, copy);
+      run_uniform<5, 8, 2, 2>(c, p, reference, copy);
+      run_uniform<5, 8, 4, 4>(c, p, reference, copy);
+      run_uniform<5, 4, 4, 4>(c, p, reference, copy);
     }
   }
   return 0;
