@@ -19,7 +19,9 @@
 //    per team of 8 threads each ("hines_staged_branch_parallel_n4"); on interleaved and
 //    block_interleaved32, where the accesses of a team's warps coalesce, algo::SubtreeParallel
 //    with the automatic number of groups ("hines_subtree_parallel"), 2 and 8 groups
-//    ("hines_subtree_parallel2", "hines_subtree_parallel8"); on
+//    ("hines_subtree_parallel2", "hines_subtree_parallel8"); on interleaved and block_interleaved8
+//    algo::WarpStaged ("hines_warp_staged": batches of one small cell on a CUDA device, else the
+//    row is skipped, it would time hines); on
 //    mixed batches, PerNeuron and SubtreeParallel with solve_padding = false ("hines_ncp" on
 //    every layout, "hines_subtree_parallel_ncp"), whose mixed6 and mixed-shared notes compare
 //    with the same-morphology rows of "hines" and "hines_subtree_parallel" (of the size classes,
@@ -523,6 +525,7 @@ constexpr bool is_block_shared = !std::is_same_v<Algorithm, hines::algo::PerNeur
                                  !std::is_same_v<Algorithm, hines::algo::BranchParallel> &&
                                  !std::is_same_v<Algorithm, hines::algo::StagedBranchParallel> &&
                                  !std::is_same_v<Algorithm, hines::algo::SubtreeParallel> &&
+                                 !std::is_same_v<Algorithm, hines::algo::WarpStaged> &&
                                  !std::is_same_v<Algorithm, hines::algo::Automatic>;
 
 /// Whether the kernel with `options` solves the pad rows (the kernels without the option do).
@@ -578,6 +581,18 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
         return;
     }
     if (options.neurons_per_team > 1) row.note += ", " + std::to_string(options.neurons_per_team) + " neurons per team";
+  }
+  if constexpr (std::is_same_v<Algorithm, hines::algo::WarpStaged>) {
+    // Where the warp kernel cannot run (warp_staged_runs: host spaces, mixed batches, cells too
+    // large for its team's scratch) the solver runs PerNeuron, which has its own row. The step
+    // tables are built here, outside the timed region.
+    if (!hines::warp_staged_runs<Exec, Scalar>(exec, bt.batch)) {
+      ctx.message("tridiag-bench: " + kernel_layout + " " + pt.pop.label(pt.precision) +
+                  ": skipped, it would run hines (one morphology of a small cell on a CUDA device only)");
+      return;
+    }
+    row.note = std::to_string(bt.batch.morphologies().warp_steps(hines::impl::warp_staged_groups).steps) +
+               " steps per sweep";
   }
   if constexpr (std::is_same_v<Algorithm, hines::algo::SubtreeParallel>) {
     // The plan and its partitions are built here, once, outside the timed region (the solve
@@ -685,6 +700,12 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
                          "hines_subtree_parallel");
       });
   }
+  // A warp per 8 neurons staged in shared memory (algo::WarpStaged): batches of one small cell on
+  // a CUDA device, on the layouts where a warp's neurons are neighbours.
+  if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<8>>)
+    guarded_measurement(ctx, "hines_warp_staged/" + what, [&] {
+      measure<hines::algo::WarpStaged>(ctx, pt, exec, bt, "hines_warp_staged", Role::none);
+    });
   if constexpr (flat) {
     // The neuron in team scratch: on flat only, where a team's copies of its neuron coalesce;
     // a, b, d, rhs where they fit, and d, rhs only (half the scratch: twice the teams per SM).
@@ -848,6 +869,8 @@ std::vector<std::string> hines_csv_notes() {
       "the console note says what it staged in team scratch; skipped where nothing fits), "
       "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
       "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic; "
+      "hines_warp_staged = algo::WarpStaged (interleaved and block_interleaved8; one morphology of a small cell on a CUDA "
+      "device, else skipped); "
       "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "
       "neuron), hines_subtree_parallel2/8 = the same with 2/8 groups (warps on a GPU), the console note gives the "
       "groups, levels, the longest trunk and chain; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "

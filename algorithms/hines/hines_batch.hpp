@@ -29,6 +29,7 @@
 #include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/algorithms/hines/subtree_partition.hpp>
 #include <tridiag/algorithms/hines/subtree_team_plan.hpp>
+#include <tridiag/algorithms/hines/warp_staged_steps.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/types.hpp>
@@ -142,14 +143,29 @@ class Morphologies {
                   .first;
     return found->second;
   }
+  /// algo::WarpStaged's step tables (warp_staged_steps.hpp) of the morphology of a set of one,
+  /// for `groups` groups (empty for other sets): built on the host on first use, then kept, as
+  /// subtree_partition. Safe to call from several host threads.
+  const WarpSteps<MemorySpace>& warp_steps(int groups) const {
+    static const WarpSteps<MemorySpace> none{};
+    if (!partitions_ || count() != 1) return none;
+    const std::lock_guard<std::mutex> lock(partitions_->mutex);
+    auto found = partitions_->warp.find(groups);
+    if (found == partitions_->warp.end())
+      found = partitions_->warp
+                  .emplace(groups, impl::make_warp_steps<MemorySpace>(partitions_->parent.data(), host_sizes_[0], groups))
+                  .first;
+    return found->second;
+  }
 
  private:
-  /// The SubtreeParallel partitions built so far, by number of groups, and the parents (host,
-  /// row-major) they are built from.
+  /// The SubtreeParallel partitions and WarpStaged tables built so far, by number of groups, and
+  /// the parents (host, row-major) they are built from.
   struct Partitions {
     std::mutex mutex;
     std::vector<int> parent;
     std::map<int, SubtreePartition<MemorySpace>> cut;
+    std::map<int, WarpSteps<MemorySpace>> warp;
   };
 
   parent_view parent_;

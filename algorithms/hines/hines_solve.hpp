@@ -24,6 +24,12 @@
 //                          (subtree_partition.hpp, subtree_parallel_kernel.hpp), every access
 //                          coalesced on Interleaved and BlockInterleaved<32>: batches of large
 //                          cells too small to fill a GPU with one thread per neuron.
+//   algo::WarpStaged       a warp per 8 neurons of one morphology of at most about a hundred
+//                          rows, staged in shared memory, 4 lanes per neuron over the tree's
+//                          subtree partition flattened into uniform steps (warp_staged_steps.hpp,
+//                          warp_staged_kernel.hpp): 5 values of global traffic per row instead of
+//                          9, on CUDA devices (sm_80 and later); PerNeuron elsewhere
+//                          (warp_staged_runs says which).
 //   algo::Automatic        one of the above (automatic_algorithm).
 // PerNeuron, BlockShared and SubtreeParallel skip the pad rows of a mixed batch (neither read nor
 // written) with solve_padding = false.
@@ -43,6 +49,7 @@
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>  // host helpers come with the entry
 #include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/algorithms/hines/subtree_parallel_kernel.hpp>
+#include <tridiag/algorithms/hines/warp_staged_kernel.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
@@ -125,6 +132,19 @@ struct SubtreeParallel {
   /// several of the partition's in turn.
   int warps = 0;
   bool solve_padding = true;  ///< as PerNeuron::solve_padding
+};
+/// A warp per 8 neurons, 4 lanes per neuron, the neurons staged in shared memory: for batches of
+/// one morphology small enough for its team's scratch (warp_staged_runs: about 120 rows in double
+/// with Kokkos 3.4's 40 KiB per team), on a CUDA device. Each lane walks one group's rows of the
+/// morphology's subtree partition for 4 groups, flattened into steps all lanes take at once
+/// (warp_staged_steps.hpp); d and rhs are copied into shared memory, a and b 4 steps ahead, all by
+/// cp.async; x is written once (warp_staged_kernel.hpp). A neuron whose pivot or solution fails
+/// the checks is solved again by SerialHines, so status codes are PerNeuron's. Any layout;
+/// BlockInterleaved<8> stages 16 bytes per copy. Where it does not run (host spaces, mixed
+/// batches, pad rows, larger cells) hines::solve runs PerNeuron. Same results as PerNeuron,
+/// bitwise.
+struct WarpStaged {
+  static constexpr const char* name() { return "hines_warp_staged"; }
 };
 /// On a GPU, when the neurons alone cannot fill it and the cells are large: SubtreeParallel on
 /// Interleaved and BlockInterleaved<32>, BranchParallel on Flat; PerNeuron otherwise
@@ -263,6 +283,26 @@ Staging staged_branch_parallel_staging(index_type rows, const algo::StagedBranch
   if (neurons * impl::branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, Matrix, Value, Space>(rows) <= limit)
     return Staging::diagonal_and_rhs;
   return Staging::none;
+}
+
+/// Whether hines::solve with algo::WarpStaged runs its warp kernel on `batch` (else PerNeuron):
+/// a CUDA device space, one morphology without pad rows (rows = its size, below 65,533), and the
+/// team's scratch (warp_staged_kernel.hpp: 2 warps, their 16 neurons and the step tables) within
+/// Kokkos's level-0 limit. Builds the step tables on first use (Morphologies::warp_steps).
+template <class ExecSpace, class RhsScalar, class MatrixScalar, class Layout, class MemorySpace>
+bool warp_staged_runs(const ExecSpace&, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    const auto& shapes = batch.morphologies();
+    if (shapes.count() != 1 || shapes.host_sizes()[0] != batch.rows() || batch.rows() + 3 > 0xffff) return false;
+    const int steps = shapes.warp_steps(impl::warp_staged_groups).steps;
+    const std::size_t bytes = impl::warp_staged_scratch_bytes<std::remove_const_t<MatrixScalar>,
+                                                              std::remove_const_t<RhsScalar>>(batch.rows(), steps);
+    return bytes <= static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  }
+#endif
+  (void)batch;
+  return false;
 }
 
 namespace impl {
@@ -536,6 +576,29 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     Policy policy(exec, plan.teams(), lanes * plan.team_groups);
     policy.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, plan.team_groups)));
     Kokkos::parallel_for("tridiag::hines::solve_subtree_parallel", policy, kernel);
+  } else if constexpr (std::is_same_v<Algorithm, algo::WarpStaged>) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      if (warp_staged_runs<ExecSpace, RhsScalar>(exec, batch)) {
+        // A failing neuron is solved again by SerialHines, which needs the workspace.
+        workspace = impl::workspace_for(where, systems, rows, workspace);
+        if (systems == 0) return;
+        constexpr index_type per_team = impl::warp_staged_warps * impl::warp_staged_neurons;
+        const index_type league = (systems + per_team - 1) / per_team;
+        require(league <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
+        const auto& steps = batch.morphologies().warp_steps(impl::warp_staged_groups);
+        using TeamKernel = impl::WarpStagedKernel<Operands, std::remove_reference_t<decltype(steps.packed)>>;
+        const TeamKernel kernel{operands(), steps.packed, steps.steps, static_cast<int>(rows), systems};
+        Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(league), 32 * impl::warp_staged_warps);
+        policy.set_scratch_size(0, Kokkos::PerTeam(impl::warp_staged_scratch_bytes<typename TeamKernel::Matrix,
+                                                                                   typename TeamKernel::Value>(
+                                       rows, steps.steps)));
+        Kokkos::parallel_for("tridiag::hines::solve_warp_staged", policy, kernel);
+        return;
+      }
+    }
+#endif
+    solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{});
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;

@@ -45,8 +45,11 @@ mkdir -p "$stage/build-cuda/perf_tests" "$stage/build-cuda-deps/sysroot/usr/lib/
 cp "$build/perf_tests/tridiag-bench" "$stage/build-cuda/perf_tests/"
 strip "$stage/build-cuda/perf_tests/tridiag-bench"
 for family in $families; do
+  # A family's binary lies in its folder of unit_tests/ (hines_population: unit_tests/hines).
+  binary=$(find "$build/unit_tests" -type f -name "tridiag_unit_$family" | head -n 1)
+  [ -n "$binary" ] || { echo "prepare_device_binaries.sh: no tridiag_unit_$family in $build" >&2; exit 1; }
   mkdir -p "$stage/build-cuda/unit_tests/$family"
-  cp "$build/unit_tests/$family/tridiag_unit_$family" "$stage/build-cuda/unit_tests/$family/"
+  cp "$binary" "$stage/build-cuda/unit_tests/$family/"
   strip "$stage/build-cuda/unit_tests/$family/tridiag_unit_$family"
 done
 # The shared libraries the binary needs beyond glibc and CUDA (resolved as ldd sees them here).

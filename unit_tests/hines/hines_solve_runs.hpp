@@ -238,6 +238,20 @@ HinesResult<typename C::scalar> run_in_place(
   return r;
 }
 
+/// Solves `problem` with `algorithm` out of place and in place: the same bits and status codes
+/// as `reference` (PerNeuron's run of the same problem); check_inputs as run's.
+template <class C, class Algorithm>
+void expect_same_as(const hines::HinesProblem<typename C::scalar, typename C::layout, typename C::memory>& problem,
+                    const Algorithm& algorithm, const HinesResult<typename C::scalar>& reference, const std::string& what,
+                    bool check_inputs = false) {
+  const auto r = run<C>(problem, algorithm, check_inputs);
+  EXPECT_TRUE(same_bits(r.x, reference.x)) << what;
+  EXPECT_EQ(r.status, reference.status) << what;
+  const auto in_place = run_in_place<C>(problem, algorithm);
+  EXPECT_TRUE(same_bits(in_place.x, reference.x)) << what << " in place";
+  EXPECT_EQ(in_place.status, reference.status) << what << " in place";
+}
+
 /// x of one solve, every row of every slot (slot * rows + i, storage order), and the status by slot.
 template <class S>
 struct SlotResult {

@@ -119,12 +119,7 @@ TYPED_TEST(HinesStaged, TreesForestsAndBreakingShapesEqualPerNeuronPaddedGrouped
         const std::string what = name_of(where) + ", " + std::to_string(neurons) + " per team";
         const auto options = forcing<TypeParam>(where, problem.matrix.rows(), 4, neurons);
         ASSERT_TRUE(options) << what << ": 3 x 300 rows fit every space's scratch";
-        const auto r = run<TypeParam>(problem, *options, false);
-        EXPECT_TRUE(same_bits(r.x, reference.x)) << what;
-        EXPECT_EQ(r.status, reference.status) << what;
-        const auto in_place = run_in_place<TypeParam>(problem, *options);
-        EXPECT_TRUE(same_bits(in_place.x, reference.x)) << what << " in place";
-        EXPECT_EQ(in_place.status, reference.status) << what << " in place";
+        expect_same_as<TypeParam>(problem, *options, reference, what);
       }
   }
 }
