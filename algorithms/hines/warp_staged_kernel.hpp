@@ -46,7 +46,7 @@ constexpr int warp_staged_ring = 4;     ///< steps a and b are copied ahead
 
 /// Team scratch (bytes) of algo::WarpStaged for a morphology of n rows and `steps` steps.
 template <class Matrix, class Value>
-constexpr std::size_t warp_staged_scratch_bytes(index_type n, int steps) {
+KOKKOS_INLINE_FUNCTION constexpr std::size_t warp_staged_scratch_bytes(index_type n, int steps) {
   const std::size_t rows = static_cast<std::size_t>(n) + 3;  // + source, sink, zero rows
   const std::size_t per_warp = rows * warp_staged_neurons * (sizeof(Matrix) + sizeof(Value)) +
                                2 * 32 * warp_staged_ring * sizeof(Matrix);
