@@ -91,7 +91,7 @@ __device__ __forceinline__ void copy_async_wait() {
 /// r = x / w and c = a / w, each correctly rounded (the bits of `/`). In double, CUDA's division
 /// fast path (div.rn.f64 as ptxas expands it) split so that one refined reciprocal serves both
 /// quotients and their refinements overlap; where CUDA's own checks of that path fail (a tiny
-/// numerator, a quotient's exponent out of range, w not finite), `/`.
+/// nonzero numerator, a quotient's exponent out of range, w not finite), `/`.
 template <class Value, class Matrix>
 __device__ __forceinline__ void quotients(const Value& x, const Matrix& a, const Matrix& w, Value& r, Matrix& c) {
   if constexpr (std::is_same_v<Value, double> && std::is_same_v<Matrix, double>) {
@@ -102,12 +102,18 @@ __device__ __forceinline__ void quotients(const Value& x, const Matrix& a, const
     y = fma(y, e, y);
     e = fma(-w, y, 1.0);
     y = fma(y, e, y);
+    // A zero numerator (the zero-area nodes of a cell, a root's a, a dummy step) fails CUDA's
+    // check but its quotient is exact: 0 y is the zero of the right sign (y has w's sign; w
+    // infinite, zero or NaN give 0, NaN, NaN as 0 / w does; a subnormal w, flushed here, fails
+    // usable_pivot and the neuron is solved again).
     auto quotient = [&](double v, double& q) {
       const double q0 = v * y;
-      q = fma(y, fma(-w, q0, v), q0);
+      const bool zero = v == 0.0;
+      q = zero ? q0 : fma(y, fma(-w, q0, v), q0);
       const float v_hi = __int_as_float(__double2hiint(v)), q_hi = __int_as_float(__double2hiint(q));
       const float w_hi = __int_as_float(__double2hiint(w));
-      return fabsf(v_hi) >= 6.5827683646048100446e-37f && fabsf(fmaf(0.0f, w_hi, q_hi)) > 1.469367938527859385e-39f;
+      return zero ||
+             (fabsf(v_hi) >= 6.5827683646048100446e-37f && fabsf(fmaf(0.0f, w_hi, q_hi)) > 1.469367938527859385e-39f);
     };
     if (!quotient(x, r) | !quotient(a, c)) {
       r = x / w;
