@@ -146,7 +146,7 @@ struct SubtreeParallel {
 struct WarpStaged {
   static constexpr const char* name() { return "hines_warp_staged"; }
 };
-/// WarpStaged where it runs on Interleaved and BlockInterleaved<8> from 25,600 neurons
+/// WarpStaged where it runs, in double on Interleaved and BlockInterleaved<8> from 25,600 neurons
 /// (impl::automatic_warp_staged); else, on a GPU, when the neurons alone cannot fill it and the
 /// cells are large: SubtreeParallel on Interleaved and BlockInterleaved<32>, BranchParallel on
 /// Flat; PerNeuron otherwise (automatic_algorithm).
@@ -308,14 +308,17 @@ bool warp_staged_runs(const ExecSpace&, const HinesBatch<MatrixScalar, Layout, M
 
 namespace impl {
 
-/// Whether algo::Automatic runs algo::WarpStaged wherever it can run (warp_staged_runs): on
-/// Interleaved and BlockInterleaved<8> from 25,600 neurons, where it was measured faster than the
-/// rule below (H100, double, the 107-row size class, docs/performance.md 2026-11-26: 256,000
-/// neurons 0.60-0.62 ms against PerNeuron's 0.75; 25,600 neurons 0.09-0.10 ms against
-/// SubtreeParallel's 0.11). Below 25,600 neurons and on other layouts it is not measured.
-template <class Layout>
+/// Whether algo::Automatic runs algo::WarpStaged wherever it can run (warp_staged_runs): in
+/// double, on Interleaved and BlockInterleaved<8>, from 25,600 neurons, where it was measured
+/// faster than the rule below (H100, the 107-row size class, d8449c1, docs/performance.md
+/// 2026-11-26: 256,000 neurons 0.601-0.605 ms against PerNeuron's 0.747; 25,600 neurons
+/// 0.096-0.100 ms against SubtreeParallel's 0.109). In float it is slower (256,000 neurons 0.48
+/// against 0.41 ms; float divisions are cheap and one thread per neuron moves half the bytes);
+/// below 25,600 neurons and on other layouts it is not measured.
+template <class Layout, class Matrix, class Value>
 constexpr bool automatic_warp_staged(index_type systems) {
-  return (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<8>>) &&
+  return std::is_same_v<std::remove_const_t<Matrix>, double> && std::is_same_v<std::remove_const_t<Value>, double> &&
+         (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<8>>) &&
          systems >= 25600;
 }
 
@@ -524,7 +527,8 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   (void)algorithm;  // a tag: its type chooses the kernel (the BranchParallel ones carry options)
 
   if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
-    if (impl::automatic_warp_staged<Layout>(systems) && warp_staged_runs<ExecSpace, RhsScalar>(exec, batch)) {
+    if (impl::automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(systems) &&
+        warp_staged_runs<ExecSpace, RhsScalar>(exec, batch)) {
       solve(exec, batch, rhs, x, status, workspace, algo::WarpStaged{});
       return;
     }

@@ -103,22 +103,24 @@ TYPED_TEST(HinesWarpStaged, FailuresGivePerNeuronStatusAndNaN) {
   expect_equal_to_per_neuron<TypeParam>(hines::make_problem<S, L, M>(cells), "107-row failures");
 }
 
-TEST(HinesWarpStagedAutomatic, ChosenFrom25600NeuronsOnInterleavedAndBlockInterleaved8) {
+TEST(HinesWarpStagedAutomatic, ChosenInDoubleFrom25600NeuronsOnInterleavedAndBlockInterleaved8) {
   using hines::impl::automatic_warp_staged;
-  EXPECT_TRUE(automatic_warp_staged<layouts::Interleaved>(25600));
-  EXPECT_TRUE(automatic_warp_staged<layouts::BlockInterleaved<8>>(256000));
-  EXPECT_FALSE(automatic_warp_staged<layouts::Interleaved>(25599));
-  EXPECT_FALSE(automatic_warp_staged<layouts::BlockInterleaved<32>>(256000));
-  EXPECT_FALSE(automatic_warp_staged<layouts::Flat>(256000));
+  EXPECT_TRUE((automatic_warp_staged<layouts::Interleaved, double, double>(25600)));
+  EXPECT_TRUE((automatic_warp_staged<layouts::BlockInterleaved<8>, const double, double>(256000)));
+  EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, double, double>(25599)));
+  EXPECT_FALSE((automatic_warp_staged<layouts::BlockInterleaved<32>, double, double>(256000)));
+  EXPECT_FALSE((automatic_warp_staged<layouts::Flat, double, double>(256000)));
+  EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, float, float>(256000)));
+  EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, float, double>(256000)));
 }
 
 TYPED_TEST(HinesWarpStaged, AutomaticEqualsPerNeuronWhereItChoosesWarpStaged) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  if (!hines::impl::automatic_warp_staged<L>(25600)) GTEST_SKIP() << "Automatic never runs WarpStaged on this layout";
+  if (!hines::impl::automatic_warp_staged<L, S, S>(25600)) GTEST_SKIP() << "Automatic never runs WarpStaged here";
   // 25,600 neurons of the 7-row shape (a small batch in bytes): Automatic runs WarpStaged on a
-  // CUDA device, PerNeuron on host spaces; the same bits either way.
+  // CUDA device (in double), PerNeuron on host spaces; the same bits either way.
   std::vector<HinesSystem> systems;
   for (int j = 0; j < 25600; ++j) systems.push_back(rounded<S>(on_tree({-1, 0, 1, 1, 0, 4, 4}, test_seed() + j)));
   const auto problem = hines::make_problem<S, L, M>(systems);
