@@ -22,8 +22,9 @@
 //     exactly SerialHines' (in place too); the others get status 0.
 // Same operations per row and order as SerialHines (serial_hines.hpp): the same bits as
 // algo::PerNeuron. Measured as an experiment first (docs/performance.md, 2026-11-26, the driver
-// docs/experiments/hines_warp_uniform_driver.cu, version 5: 73% of copy for 256,000 neurons of
-// 107 rows on the H100, BlockInterleaved<8>).
+// docs/experiments/hines_warp_uniform_driver.cu at a9acf97, version 5: 73% of copy for 256,000
+// neurons of 107 rows on the H100, BlockInterleaved<8>; this kernel, with a library solver's
+// checks and any layout: 61%).
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
