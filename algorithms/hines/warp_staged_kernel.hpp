@@ -174,10 +174,11 @@ struct WarpStagedKernel {
       for (int c = lane; c < r_chunks; c += 32)
         copy_async<16>(reinterpret_cast<char*>(R) + 16 * c, reinterpret_cast<const char*>(r0) + 16 * c);
     } else {
-      for (int e = lane; e < n * NPW; e += 32) {
-        const index_type neuron = first + e % NPW < systems ? first + e % NPW : systems - 1;
-        copy_async<sizeof(Matrix)>(D + e, &op.d(neuron, e / NPW));
-        copy_async<sizeof(Value)>(R + e, &op.rhs(neuron, e / NPW));
+      // Element e = i NPW + m of lane l has m = l % NPW and i = l / NPW + (32 / NPW) j: the lane's
+      // own neuron s, every (32 / NPW)-th row (s fixed, so the layout's offsets are affine in j).
+      for (int i = k; i < n; i += 32 / NPW) {
+        copy_async<sizeof(Matrix)>(D + i * NPW + m, &op.d(s, i));
+        copy_async<sizeof(Value)>(R + i * NPW + m, &op.rhs(s, i));
       }
     }
     copy_async_commit();
@@ -290,10 +291,8 @@ struct WarpStagedKernel {
 
     // 4. x out, but for the neurons some lane found failing: SerialHines solves them again.
     const unsigned failing = __ballot_sync(0xffffffffu, !ok);
-    for (int e = lane; e < n * NPW; e += 32) {
-      const int column = e % NPW;
-      if (first + column < systems && (failing & (0x01010101u << column)) == 0) op.x(first + column, e / NPW) = R[e];
-    }
+    if (active && (failing & (0x01010101u << m)) == 0)  // the lane's neuron, every (32 / NPW)-th row
+      for (int i = k; i < n; i += 32 / NPW) op.x(s, i) = R[i * NPW + m];
     if (k == 0 && active) {
       int code = status_code::ok;
       if ((failing & (0x01010101u << m)) != 0)
