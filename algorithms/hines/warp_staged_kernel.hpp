@@ -45,14 +45,26 @@ constexpr int warp_staged_groups = 4;   ///< lanes (tree groups) per neuron
 constexpr int warp_staged_warps = 2;    ///< warps per team
 constexpr int warp_staged_ring = 4;     ///< steps a and b are copied ahead
 
-/// Team scratch (bytes) of algo::WarpStaged for a morphology of n rows and `steps` steps.
+/// Scratch (bytes) of one warp of algo::WarpStaged for a morphology of n rows: its neurons' d / w
+/// and rhs / x with the source, sink and zero rows, and the ring of a and b; a multiple of 16.
+template <class Matrix, class Value>
+KOKKOS_INLINE_FUNCTION constexpr std::size_t warp_staged_warp_bytes(index_type n) {
+  const std::size_t rows = static_cast<std::size_t>(n) + 3;
+  const std::size_t bytes = rows * warp_staged_neurons * (sizeof(Matrix) + sizeof(Value)) +
+                            2 * 32 * warp_staged_ring * sizeof(Matrix);
+  return (bytes + 15) / 16 * 16;
+}
+
+/// Bytes of a team's step tables (first in its scratch) for `steps` steps: a multiple of 16.
+KOKKOS_INLINE_FUNCTION constexpr std::size_t warp_staged_table_bytes(int steps) {
+  return 4 * static_cast<std::size_t>(steps) * warp_staged_groups * sizeof(int);
+}
+
+/// Team scratch (bytes) of algo::WarpStaged for a morphology of n rows and `steps` steps, with 16
+/// bytes of slack to align it to 16 (Kokkos aligns scratch to 8).
 template <class Matrix, class Value>
 KOKKOS_INLINE_FUNCTION constexpr std::size_t warp_staged_scratch_bytes(index_type n, int steps) {
-  const std::size_t rows = static_cast<std::size_t>(n) + 3;  // + source, sink, zero rows
-  const std::size_t per_warp = rows * warp_staged_neurons * (sizeof(Matrix) + sizeof(Value)) +
-                               2 * 32 * warp_staged_ring * sizeof(Matrix);
-  const std::size_t tables = 4 * static_cast<std::size_t>(steps) * warp_staged_groups * sizeof(int);
-  return tables + warp_staged_warps * ((per_warp + 15) / 16 * 16) + 16;  // + alignment slack
+  return warp_staged_table_bytes(steps) + warp_staged_warps * warp_staged_warp_bytes<Matrix, Value>(n) + 16;
 }
 
 #if defined(__CUDA_ARCH__)
@@ -149,13 +161,12 @@ struct WarpStagedKernel {
     const bool active = first + m < systems;
     const index_type s = active ? first + m : systems - 1;  // a tail lane works on a copy, never stored
     const int S = steps, rows = n + 3;
-    const std::size_t bytes = warp_staged_scratch_bytes<Matrix, Value>(n, S);
-    // 16-byte aligned for the 16-byte copies (Kokkos aligns scratch to 8; the size has the slack).
-    char* scratch = static_cast<char*>(member.team_shmem().get_shmem_aligned(bytes - 16, 16));
+    // 16-byte aligned for the 16-byte copies (the size has the slack).
+    char* scratch = static_cast<char*>(
+        member.team_shmem().get_shmem_aligned(warp_staged_scratch_bytes<Matrix, Value>(n, S) - 16, 16));
     int* T = reinterpret_cast<int*>(scratch);
-    const std::size_t per_warp = (static_cast<std::size_t>(rows) * NPW * (sizeof(Matrix) + sizeof(Value)) +
-                                  2 * 32 * PD * sizeof(Matrix) + 15) / 16 * 16;
-    Matrix* D = reinterpret_cast<Matrix*>(scratch + 4 * static_cast<std::size_t>(S) * G * sizeof(int) + warp * per_warp);
+    Matrix* D = reinterpret_cast<Matrix*>(scratch + warp_staged_table_bytes(S) +
+                                          warp * warp_staged_warp_bytes<Matrix, Value>(n));
     Value* R = reinterpret_cast<Value*>(D + static_cast<std::size_t>(rows) * NPW);
     Matrix* ring = reinterpret_cast<Matrix*>(R + static_cast<std::size_t>(rows) * NPW);
 

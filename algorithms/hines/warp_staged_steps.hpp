@@ -32,9 +32,7 @@ namespace tridiag::hines {
 /// A morphology's step tables on the device (built by Morphologies::warp_steps).
 template <class MemorySpace>
 struct WarpSteps {
-  int groups = 0;
   int steps = 0;  ///< per sweep
-  int rows = 0;   ///< the morphology's rows
   /// 2 ints per entry, entry (t, g) of the elimination at 2 (t groups + g), the substitution's
   /// after all the elimination's (at 2 (steps groups + t groups + g)).
   Kokkos::View<int*, MemorySpace> packed;
@@ -137,9 +135,7 @@ WarpSteps<MemorySpace> make_warp_steps(const int* parent, int n, int groups) {
   const WarpStepTables t = make_warp_step_tables(parent, n, groups);
   const std::vector<int> packed = pack_warp_steps(t);
   WarpSteps<MemorySpace> w;
-  w.groups = groups;
   w.steps = t.steps;
-  w.rows = n;
   w.packed = Kokkos::View<int*, MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::warp_steps"),
                                              std::max<std::size_t>(1, packed.size()));
   auto host = Kokkos::create_mirror_view(w.packed);
