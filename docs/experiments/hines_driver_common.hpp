@@ -2,7 +2,8 @@
 // What the Hines drivers of docs/experiments share (not part of the library): random diagonally
 // dominant batches on a CUDA device, the timing of one hines::solve configuration (median of 9
 // after a warm-up, % of copy bandwidth in useful bytes, a checksum of x) and the device copy
-// bandwidth. Included by hines_subtree_driver.cpp, hines_staged_driver.cpp and hines_lean_driver.cpp.
+// bandwidth. Included by hines_subtree_driver.cpp, hines_staged_driver.cpp, hines_lean_driver.cpp
+// and hines_warp_staged_library_driver.cpp (and the other Kokkos drivers here).
 #include <tridiag/tridiag.hpp>
 #include <cstdio>
 #include <fstream>
