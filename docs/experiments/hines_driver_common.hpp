@@ -102,3 +102,24 @@ double copy_bandwidth() {
   Kokkos::View<double*, Mem> s("s", 1 << 27), dd("dd", 1 << 27);
   return 2.0 * 8 * (1 << 27) / median_seconds([&] { Kokkos::deep_copy(dd, s); }, 10) / 1e9;
 }
+
+/// The main of the drivers run as `driver N CELL...`: Kokkos initialised, the copy bandwidth
+/// printed, then for each parent file (load) its header line and cell(parent, morphologies, N,
+/// copy bandwidth).
+template <class Cell>
+int for_each_cell(int argc, char** argv, const Cell& cell) {
+  Kokkos::initialize(argc, argv);
+  {
+    const index_type N = atoll(argv[1]);
+    const double copy = copy_bandwidth();
+    printf("copy %.0f GB/s\n", copy);
+    for (int f = 2; f < argc; ++f) {
+      const std::vector<int> parent = load(argv[f]);
+      const auto morph = hines::make_morphologies<Mem>({parent});
+      printf("== %s, %lld rows\n", argv[f], (long long)morph.rows());
+      cell(parent, morph, N, copy);
+    }
+  }
+  Kokkos::finalize();
+  return 0;
+}

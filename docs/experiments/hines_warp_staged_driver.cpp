@@ -286,33 +286,24 @@ void run(const std::vector<int>& parent, const hines::Morphologies<Mem>& morph, 
 }  // namespace ws
 
 int main(int argc, char** argv) {
-  Kokkos::initialize(argc, argv);
-  {
-    const index_type N = atoll(argv[1]);
-    const double copy = copy_bandwidth();
-    printf("copy %.0f GB/s\n", copy);
-    for (int f = 2; f < argc; ++f) {
-      const std::vector<int> parent = load(argv[f]);
-      const auto morph = hines::make_morphologies<Mem>({parent});
-      const index_type n = morph.rows();
-      printf("== %s, %lld rows\n", argv[f], (long long)n);
-      using V = BatchVector<double, layouts::Interleaved, Mem>;
-      double reference = 0;
-      {
-        RandomBatch<layouts::Interleaved> problem(morph, {}, N);
-        problem.solve(Exec(), hines::algo::PerNeuron{false});
-        Kokkos::fence();
-        Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{problem.x, n}, reference);
-      }
-      run<layouts::Interleaved>("library PerNeuron Interleaved", morph, {}, N, N * n, copy, hines::algo::PerNeuron{false});
-      ws::run<8, true, 8, 1>(parent, morph, N, copy, reference);
-      ws::run<8, true, 8, 2>(parent, morph, N, copy, reference);
-      ws::run<8, false, 16, 1>(parent, morph, N, copy, reference);
-      ws::run<8, false, 16, 2>(parent, morph, N, copy, reference);
-      ws::run<8, false, 16, 4>(parent, morph, N, copy, reference);
-      ws::run<4, false, 16, 4>(parent, morph, N, copy, reference);
-      ws::run<4, true, 8, 2>(parent, morph, N, copy, reference);
+  return for_each_cell(argc, argv, [](const std::vector<int>& parent, const hines::Morphologies<Mem>& morph,
+                                      index_type N, double copy) {
+    const index_type n = morph.rows();
+    using V = BatchVector<double, layouts::Interleaved, Mem>;
+    double reference = 0;
+    {
+      RandomBatch<layouts::Interleaved> problem(morph, {}, N);
+      problem.solve(Exec(), hines::algo::PerNeuron{false});
+      Kokkos::fence();
+      Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<V>{problem.x, n}, reference);
     }
-  }
-  Kokkos::finalize();
+    run<layouts::Interleaved>("library PerNeuron Interleaved", morph, {}, N, N * n, copy, hines::algo::PerNeuron{false});
+    ws::run<8, true, 8, 1>(parent, morph, N, copy, reference);
+    ws::run<8, true, 8, 2>(parent, morph, N, copy, reference);
+    ws::run<8, false, 16, 1>(parent, morph, N, copy, reference);
+    ws::run<8, false, 16, 2>(parent, morph, N, copy, reference);
+    ws::run<8, false, 16, 4>(parent, morph, N, copy, reference);
+    ws::run<4, false, 16, 4>(parent, morph, N, copy, reference);
+    ws::run<4, true, 8, 2>(parent, morph, N, copy, reference);
+  });
 }

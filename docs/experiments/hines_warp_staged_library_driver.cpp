@@ -12,20 +12,11 @@
 #include "hines_driver_common.hpp"
 
 int main(int argc, char** argv) {
-  Kokkos::initialize(argc, argv);
-  {
-    const index_type N = atoll(argv[1]);
-    const double copy = copy_bandwidth();
-    printf("copy %.0f GB/s\n", copy);
-    for (int f = 2; f < argc; ++f) {
-      const std::vector<int> parent = load(argv[f]);
-      const auto morph = hines::make_morphologies<Mem>({parent});
-      const index_type n = morph.rows();
-      printf("== %s, %lld rows\n", argv[f], (long long)n);
-      run<layouts::Interleaved>("PerNeuron Interleaved", morph, {}, N, N * n, copy, hines::algo::PerNeuron{});
-      run<layouts::Interleaved>("WarpStaged Interleaved", morph, {}, N, N * n, copy, hines::algo::WarpStaged{});
-      run<layouts::BlockInterleaved<8>>("WarpStaged BI8", morph, {}, N, N * n, copy, hines::algo::WarpStaged{});
-    }
-  }
-  Kokkos::finalize();
+  return for_each_cell(argc, argv, [](const std::vector<int>&, const hines::Morphologies<Mem>& morph, index_type N,
+                                      double copy) {
+    const index_type n = morph.rows();
+    run<layouts::Interleaved>("PerNeuron Interleaved", morph, {}, N, N * n, copy, hines::algo::PerNeuron{});
+    run<layouts::Interleaved>("WarpStaged Interleaved", morph, {}, N, N * n, copy, hines::algo::WarpStaged{});
+    run<layouts::BlockInterleaved<8>>("WarpStaged BI8", morph, {}, N, N * n, copy, hines::algo::WarpStaged{});
+  });
 }
