@@ -52,6 +52,7 @@
 #include <tridiag/algorithms/hines/warp_staged_kernel.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
+#include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <type_traits>
 
@@ -609,7 +610,8 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
         const auto& steps = batch.morphologies().warp_steps(impl::warp_staged_groups);
         using TeamKernel = impl::WarpStagedKernel<Operands, std::remove_reference_t<decltype(steps.packed)>>;
         const TeamKernel kernel{operands(), steps.packed, steps.steps, static_cast<int>(rows), systems};
-        Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(league), 32 * impl::warp_staged_warps);
+        auto policy = compat::light_weight(
+            Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(league), 32 * impl::warp_staged_warps));
         policy.set_scratch_size(0, Kokkos::PerTeam(impl::warp_staged_scratch_bytes<typename TeamKernel::Matrix,
                                                                                    typename TeamKernel::Value>(
                                        rows, steps.steps)));

@@ -142,7 +142,7 @@ inline index_type cut_level(const int* parent, index_type n, int groups, std::ve
 
 /// Cuts the tree of n rows (parent: n entries, a Hines numbering) for `groups` >= 1 groups, in
 /// levels while they pay (see the file comment).
-inline TreePartition partition_tree(const int* parent, index_type n, int groups) {
+inline TreePartition partition_tree(const int* parent, index_type n, int groups, index_type level_cost = impl::level_cost) {
   TreePartition t;
   std::vector<char> alive(static_cast<std::size_t>(n), 1);
   index_type left = n;  // rows not eliminated yet

@@ -6,8 +6,11 @@
 //   - Team: 2 warps (64 threads), 16 neurons; its scratch holds the step tables
 //     (warp_staged_steps.hpp) and per warp the neurons' d then w (c_i) and rhs then x (r_i, then
 //     the solution), row-major (row i of the 8 neurons together), and a ring of a and b.
-//   - Staging: d and rhs copied into scratch by cp.async, all at once (16 bytes per copy where the
-//     warp's neurons are contiguous, BlockInterleaved<8>, else one value per copy).
+//   - Staging: the tables, then d and rhs, copied into scratch by cp.async, all at once (16 bytes
+//     per copy where the warp's neurons lie side by side, Interleaved and BlockInterleaved<8 k>,
+//     else one value per copy); the team waits only for the tables before its barrier. (The
+//     tables were copied by a plain loop first: one round trip to L2 after another, 6,000 of a
+//     warp's 57,000 cycles.)
 //   - Elimination: lane l works on neuron l % 8 as group l / 8 of the tables, one step after the
 //     other: r = x / w, c = a / w, the parent's entries lose b c and b r; a and b of a step are
 //     copied by cp.async into the ring 4 steps ahead (registers cannot run ahead: the loads in
@@ -15,7 +18,7 @@
 //     stores; __syncwarp at each barrier. Substitution: x_i = r_i - c_i x_p, the steps backwards.
 //   - The row's two divisions share one reciprocal in double (`quotients`): CUDA's own fast path
 //     of a division, split, with its checks, else `/`: the correctly rounded quotients, the same
-//     bits as SerialHines'.
+//     bits as SerialHines'. No branch but the one to `/`.
 //   - Failures: a lane notes a pivot usable_pivot rejects and a non-finite x; a neuron with any
 //     (or with a non-finite rhs, which makes some x non-finite) is solved again by SerialHines from
 //     its inputs in global memory, before its x is written, so its status code and poisoned x are
@@ -24,7 +27,8 @@
 // algo::PerNeuron. Measured as an experiment first (docs/performance.md, 2026-11-26, the driver
 // docs/experiments/hines_warp_uniform_driver.cu at a9acf97, version 5: 73% of copy for 256,000
 // neurons of 107 rows on the H100, BlockInterleaved<8>; this kernel, with a library solver's
-// checks and any layout: 61%).
+// checks and any layout: 61% at d8449c1, about 70% since the staging, branch-free quotients, a
+// light-weight launch and the tables' extra levels (warp_level_cost) of 2026-11-26 06:30 UTC).
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -37,6 +41,7 @@
 #include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/layouts/block_interleaved.hpp>
+#include <tridiag/layouts/interleaved.hpp>
 
 namespace tridiag::hines::impl {
 
@@ -58,6 +63,25 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t warp_staged_warp_bytes(index_type n
 /// Bytes of a team's step tables (first in its scratch) for `steps` steps: a multiple of 16.
 KOKKOS_INLINE_FUNCTION constexpr std::size_t warp_staged_table_bytes(int steps) {
   return 4 * static_cast<std::size_t>(steps) * warp_staged_groups * sizeof(int);
+}
+
+template <class Layout>
+struct is_block_interleaved : std::false_type {};
+template <int B>
+struct is_block_interleaved<layouts::BlockInterleaved<B>> : std::true_type {};
+
+/// Whether a warp's neurons (warp_staged_neurons of them, the first a multiple of that) lie side
+/// by side in every row of Layout, so that their d and rhs are staged by 16-byte copies
+/// (Interleaved: row i at i N + s; BlockInterleaved<B>, B a multiple of warp_staged_neurons).
+template <class Layout>
+constexpr bool warp_neighbours_contiguous() {
+  if constexpr (std::is_same_v<Layout, layouts::Interleaved>) {
+    return true;
+  } else if constexpr (is_block_interleaved<Layout>::value) {
+    return Layout::block_size % warp_staged_neurons == 0;
+  } else {
+    return false;
+  }
 }
 
 /// Team scratch (bytes) of algo::WarpStaged for a morphology of n rows and `steps` steps, with 16
@@ -119,14 +143,18 @@ __device__ __forceinline__ void quotients(const Value& x, const Matrix& a, const
     // check but its quotient is exact: 0 y is the zero of the right sign (y has w's sign; w
     // infinite, zero or NaN give 0, NaN, NaN as 0 / w does; a subnormal w, flushed here, fails
     // usable_pivot and the neuron is solved again).
+    // Branch-free (selp, bitwise &, |): written with ?: and ||, the compiler branched around the
+    // refinement for v == 0, four branches per row on the chain of the elimination.
     auto quotient = [&](double v, double& q) {
       const double q0 = v * y;
-      const bool zero = v == 0.0;
-      q = zero ? q0 : fma(y, fma(-w, q0, v), q0);
+      const double q1 = fma(y, fma(-w, q0, v), q0);
+      asm("{\n\t.reg .pred z;\n\tsetp.eq.f64 z, %3, 0d0000000000000000;\n\tselp.f64 %0, %1, %2, z;\n\t}"
+          : "=d"(q)
+          : "d"(q0), "d"(q1), "d"(v));
       const float v_hi = __int_as_float(__double2hiint(v)), q_hi = __int_as_float(__double2hiint(q));
       const float w_hi = __int_as_float(__double2hiint(w));
-      return zero ||
-             (fabsf(v_hi) >= 6.5827683646048100446e-37f && fabsf(fmaf(0.0f, w_hi, q_hi)) > 1.469367938527859385e-39f);
+      return (v == 0.0) | ((fabsf(v_hi) >= 6.5827683646048100446e-37f) &
+                           (fabsf(fmaf(0.0f, w_hi, q_hi)) > 1.469367938527859385e-39f));
     };
     if (!quotient(x, r) | !quotient(a, c)) {
       r = x / w;
@@ -170,20 +198,29 @@ struct WarpStagedKernel {
     Value* R = reinterpret_cast<Value*>(D + static_cast<std::size_t>(rows) * NPW);
     Matrix* ring = reinterpret_cast<Matrix*>(R + static_cast<std::size_t>(rows) * NPW);
 
-    // 1. Stage d and rhs (one commit group).
-    constexpr bool contiguous = std::is_same_v<Layout, layouts::BlockInterleaved<NPW>>;
+    // 1. Stage the tables (a commit group of its own, waited for before the team's barrier),
+    // then d and rhs (waited for before the elimination's first row).
+    const bool tables_async = reinterpret_cast<std::uintptr_t>(tables.data()) % 16 == 0;
+    if (tables_async)
+      for (int c = t; c < static_cast<int>(warp_staged_table_bytes(S) / 16); c += member.team_size())
+        copy_async<16>(reinterpret_cast<char*>(T) + 16 * c, reinterpret_cast<const char*>(tables.data()) + 16 * c);
+    copy_async_commit();
     const bool full = first + NPW <= systems;  // else a tail warp: clamped copies, nothing stored
     const auto* d0 = full ? &op.d(first, 0) : nullptr;
     const auto* r0 = full ? &op.rhs(first, 0) : nullptr;
-    const bool bulk = contiguous && full && reinterpret_cast<std::uintptr_t>(d0) % 16 == 0 &&
-                      reinterpret_cast<std::uintptr_t>(r0) % 16 == 0;
-    if (bulk) {  // the warp's neurons: n NPW contiguous values each
-      const int d_chunks = n * NPW * static_cast<int>(sizeof(Matrix)) / 16;
-      const int r_chunks = n * NPW * static_cast<int>(sizeof(Value)) / 16;
-      for (int c = lane; c < d_chunks; c += 32)
-        copy_async<16>(reinterpret_cast<char*>(D) + 16 * c, reinterpret_cast<const char*>(d0) + 16 * c);
-      for (int c = lane; c < r_chunks; c += 32)
-        copy_async<16>(reinterpret_cast<char*>(R) + 16 * c, reinterpret_cast<const char*>(r0) + 16 * c);
+    const index_type d_stride = full && n > 1 ? &op.d(first, 1) - d0 : 0;  // between rows
+    const index_type r_stride = full && n > 1 ? &op.rhs(first, 1) - r0 : 0;
+    const bool bulk = warp_neighbours_contiguous<Layout>() && full &&
+                      reinterpret_cast<std::uintptr_t>(d0) % 16 == 0 && reinterpret_cast<std::uintptr_t>(r0) % 16 == 0 &&
+                      d_stride * sizeof(Matrix) % 16 == 0 && r_stride * sizeof(Value) % 16 == 0;
+    if (bulk) {  // row i of the warp's neurons: NPW contiguous values, 16-byte aligned
+      constexpr int d_row = NPW * sizeof(Matrix) / 16, r_row = NPW * sizeof(Value) / 16;  // copies per row
+      for (int c = lane; c < n * d_row; c += 32)
+        copy_async<16>(reinterpret_cast<char*>(D) + 16 * c,
+                       reinterpret_cast<const char*>(d0 + (c / d_row) * d_stride) + 16 * (c % d_row));
+      for (int c = lane; c < n * r_row; c += 32)
+        copy_async<16>(reinterpret_cast<char*>(R) + 16 * c,
+                       reinterpret_cast<const char*>(r0 + (c / r_row) * r_stride) + 16 * (c % r_row));
     } else {
       // Element e = i NPW + m of lane l has m = l % NPW and i = l / NPW + (32 / NPW) j: the lane's
       // own neuron s, every (32 / NPW)-th row (s fixed, so the layout's offsets are affine in j).
@@ -193,7 +230,8 @@ struct WarpStagedKernel {
       }
     }
     copy_async_commit();
-    for (int j = t; j < 4 * S * G; j += member.team_size()) T[j] = tables(j);
+    if (!tables_async)
+      for (int j = t; j < 4 * S * G; j += member.team_size()) T[j] = tables(j);
     if (lane < NPW) {
       D[n * NPW + lane] = Matrix(1);  // source: 1 / 1, no division's slow path
       R[n * NPW + lane] = Value(1);
@@ -202,7 +240,8 @@ struct WarpStagedKernel {
       D[(n + 2) * NPW + lane] = Matrix(0);  // zero
       R[(n + 2) * NPW + lane] = Value(0);
     }
-    member.team_barrier();  // the tables
+    copy_async_wait<1>();   // the tables' group (not the staging's)
+    member.team_barrier();  // every warp's part of the tables
 
     // 2. Elimination. a and b of step u go to ring slot u % PD, one commit group per step.
     const int* TE = T;
@@ -219,7 +258,7 @@ struct WarpStagedKernel {
     };
 #pragma unroll
     for (int u = 0; u < PD; ++u) issue(u, u);
-    copy_async_wait<PD>();  // the staging group
+    copy_async_wait<PD>();  // the staging group (and the tables')
     __syncwarp();
     bool ok = true;
     Matrix wi;
