@@ -56,7 +56,9 @@ TYPED_TEST(HinesWarpStaged, SmallCellsEqualPerNeuronInFullAndPartialTeams) {
   using E = typename TypeParam::exec;
   const auto& small = size_class_cells().front();  // small-low: 107 rows, about the kernel's size
   ASSERT_EQ(small.cell.size(), 107);
-  // Teams hold 16 neurons (2 warps of 8): 37 leaves a full team, a full warp and 5 neurons.
+  // Teams hold 16 neurons (2 warps of 8): 37 leaves a full team, a full warp and 5 neurons. On
+  // Interleaved an odd count leaves rows off 16 bytes (one value per copy), 16 and 8 do not
+  // (16-byte copies, as on BlockInterleaved<8 k>).
   for (int count : {37, 16, 8, 3, 1}) {
     const auto problem = hines::make_problem<S, L, M>(population<S>(small.cell, count, test_seed() + count));
     EXPECT_EQ((hines::warp_staged_runs<E, S>(E(), problem.matrix)), cuda_space<E>()) << count << " neurons";
