@@ -147,7 +147,7 @@ struct SubtreeParallel {
 struct WarpStaged {
   static constexpr const char* name() { return "hines_warp_staged"; }
 };
-/// WarpStaged where it runs, on Interleaved and BlockInterleaved<8> from 25,600 neurons, in double
+/// WarpStaged where it runs, on Interleaved and BlockInterleaved<8> from 1,600 neurons, in double
 /// and in float (impl::automatic_warp_staged); else, on a GPU, when the neurons alone cannot fill it and the
 /// cells are large: SubtreeParallel on Interleaved and BlockInterleaved<32>, BranchParallel on
 /// Flat; PerNeuron otherwise (automatic_algorithm).
@@ -310,19 +310,21 @@ bool warp_staged_runs(const ExecSpace&, const HinesBatch<MatrixScalar, Layout, M
 namespace impl {
 
 /// Whether algo::Automatic runs algo::WarpStaged wherever it can run (warp_staged_runs): on
-/// Interleaved and BlockInterleaved<8>, from 25,600 neurons, matrix and right-hand side both double
-/// or both float, where it was measured faster than the rule below (H100, the 107-row size class,
-/// f1ceb42, docs/performance.md 2026-11-26 06:08 UTC). Double: 256,000 neurons 0.500-0.512 ms
-/// against PerNeuron's 0.759, 25,600 neurons 0.077-0.081 against SubtreeParallel's 0.115. Float:
-/// 0.371-0.377 against 0.409, 0.064 against 0.076. (Until d8449c1 it lost in float: 0.48 against
-/// 0.41 ms.) Below 25,600 neurons, in mixed precision and on other layouts it is not measured.
+/// Interleaved and BlockInterleaved<8>, from 1,600 neurons, matrix and right-hand side both double
+/// or both float, where it was measured faster than every other kernel (H100, the 107-row size
+/// class, f1ceb42 and 02a6984, docs/performance.md 2026-11-26 06:08-06:16 UTC). Double: 256,000
+/// neurons 0.500-0.512 ms against PerNeuron's 0.759; 25,600 neurons 0.077-0.081 against
+/// SubtreeParallel's 0.115; 1,600 neurons 0.024 against 0.059 (the rule below). Float: 0.371-0.377
+/// against 0.409; 0.064 against 0.076; 0.026 against 0.048. (Until d8449c1 it lost in float: 0.48
+/// against 0.41 ms.) Below 1,600 neurons, in mixed precision and on other layouts it is not
+/// measured.
 template <class Layout, class Matrix, class Value>
 constexpr bool automatic_warp_staged(index_type systems) {
   using M = std::remove_const_t<Matrix>;
   using V = std::remove_const_t<Value>;
   return std::is_same_v<M, V> && (std::is_same_v<M, double> || std::is_same_v<M, float>) &&
          (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<8>>) &&
-         systems >= 25600;
+         systems >= 1600;
 }
 
 /// The morphology of neuron s: its id, or 0 when the batch has one morphology for all.

@@ -74,7 +74,7 @@ struct is_block_interleaved<layouts::BlockInterleaved<B>> : std::true_type {};
 /// by side in every row of Layout, so that their d and rhs are staged by 16-byte copies
 /// (Interleaved: row i at i N + s; BlockInterleaved<B>, B a multiple of warp_staged_neurons).
 template <class Layout>
-constexpr bool warp_neighbours_contiguous() {
+KOKKOS_INLINE_FUNCTION constexpr bool warp_neighbours_contiguous() {
   if constexpr (std::is_same_v<Layout, layouts::Interleaved>) {
     return true;
   } else if constexpr (is_block_interleaved<Layout>::value) {

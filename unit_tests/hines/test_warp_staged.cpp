@@ -105,29 +105,28 @@ TYPED_TEST(HinesWarpStaged, FailuresGivePerNeuronStatusAndNaN) {
   expect_equal_to_per_neuron<TypeParam>(hines::make_problem<S, L, M>(cells), "107-row failures");
 }
 
-TEST(HinesWarpStagedAutomatic, ChosenFrom25600NeuronsOnInterleavedAndBlockInterleaved8) {
+TEST(HinesWarpStagedAutomatic, ChosenFrom1600NeuronsOnInterleavedAndBlockInterleaved8) {
   using hines::impl::automatic_warp_staged;
-  EXPECT_TRUE((automatic_warp_staged<layouts::Interleaved, double, double>(25600)));
+  EXPECT_TRUE((automatic_warp_staged<layouts::Interleaved, double, double>(1600)));
   EXPECT_TRUE((automatic_warp_staged<layouts::BlockInterleaved<8>, const double, double>(256000)));
-  EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, double, double>(25599)));
+  EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, double, double>(1599)));
   EXPECT_FALSE((automatic_warp_staged<layouts::BlockInterleaved<32>, double, double>(256000)));
   EXPECT_FALSE((automatic_warp_staged<layouts::Flat, double, double>(256000)));
   EXPECT_TRUE((automatic_warp_staged<layouts::Interleaved, float, float>(256000)));
-  EXPECT_TRUE((automatic_warp_staged<layouts::BlockInterleaved<8>, const float, float>(25600)));
-  EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, float, float>(25599)));
+  EXPECT_TRUE((automatic_warp_staged<layouts::BlockInterleaved<8>, const float, float>(1600)));
+  EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, float, float>(1599)));
   EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, float, double>(256000)));  // mixed: not measured
   EXPECT_FALSE((automatic_warp_staged<layouts::Interleaved, double, float>(256000)));
 }
 
-TYPED_TEST(HinesWarpStaged, AutomaticEqualsPerNeuronFrom25600Neurons) {
+TYPED_TEST(HinesWarpStaged, AutomaticEqualsPerNeuronFrom1600Neurons) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  // 25,600 neurons of the 7-row shape (a small batch in bytes): Automatic runs WarpStaged on a
-  // CUDA device in double on Interleaved and BlockInterleaved<8>, its other rule elsewhere; the
-  // same bits either way.
+  // 1,600 neurons of the 7-row shape: Automatic runs WarpStaged on a CUDA device on Interleaved
+  // and BlockInterleaved<8>, its other rule elsewhere; the same bits either way.
   std::vector<HinesSystem> systems;
-  for (int j = 0; j < 25600; ++j) systems.push_back(rounded<S>(on_tree({-1, 0, 1, 1, 0, 4, 4}, test_seed() + j)));
+  for (int j = 0; j < 1600; ++j) systems.push_back(rounded<S>(on_tree({-1, 0, 1, 1, 0, 4, 4}, test_seed() + j)));
   const auto problem = hines::make_problem<S, L, M>(systems);
   const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
   const auto r = run<TypeParam>(problem, hines::algo::Automatic{}, false);
