@@ -105,6 +105,17 @@ TYPED_TEST(HinesWarpStaged, FailuresGivePerNeuronStatusAndNaN) {
   expect_equal_to_per_neuron<TypeParam>(hines::make_problem<S, L, M>(cells), "107-row failures");
 }
 
+TEST(HinesWarpStagedLayouts, SixteenByteStagingWhereAWarpsNeuronsLieSideBySide) {
+  using hines::impl::warp_neighbours_contiguous;
+  EXPECT_TRUE(warp_neighbours_contiguous<layouts::Interleaved>());
+  EXPECT_TRUE(warp_neighbours_contiguous<layouts::BlockInterleaved<8>>());
+  EXPECT_TRUE(warp_neighbours_contiguous<layouts::BlockInterleaved<32>>());
+  EXPECT_FALSE(warp_neighbours_contiguous<layouts::BlockInterleaved<4>>());  // a warp spans two blocks
+  EXPECT_FALSE(warp_neighbours_contiguous<layouts::BlockInterleaved<12>>());
+  EXPECT_FALSE(warp_neighbours_contiguous<layouts::Flat>());
+  EXPECT_FALSE(warp_neighbours_contiguous<layouts::UnifiedVector>());
+}
+
 TEST(HinesWarpStagedAutomatic, ChosenFrom1600NeuronsOnInterleavedAndBlockInterleaved8) {
   using hines::impl::automatic_warp_staged;
   EXPECT_TRUE((automatic_warp_staged<layouts::Interleaved, double, double>(1600)));
