@@ -27,8 +27,9 @@
 // algo::PerNeuron. Measured as an experiment first (docs/performance.md, 2026-11-26, the driver
 // docs/experiments/hines_warp_uniform_driver.cu at a9acf97, version 5: 73% of copy for 256,000
 // neurons of 107 rows on the H100, BlockInterleaved<8>; this kernel, with a library solver's
-// checks and any layout: 61% at d8449c1, about 70% since the staging, branch-free quotients, a
-// light-weight launch and the tables' extra levels (warp_level_cost) of 2026-11-26 06:30 UTC).
+// checks and any layout: 61% at d8449c1; 72-74% at f1ceb42, after the staging, branch-free
+// quotients, a light-weight launch and the tables' extra levels (warp_level_cost): the same file,
+// 2026-11-26 06:08 UTC).
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
@@ -200,10 +201,9 @@ struct WarpStagedKernel {
 
     // 1. Stage the tables (a commit group of its own, waited for before the team's barrier),
     // then d and rhs (waited for before the elimination's first row).
-    const bool tables_async = reinterpret_cast<std::uintptr_t>(tables.data()) % 16 == 0;
-    if (tables_async)
-      for (int c = t; c < static_cast<int>(warp_staged_table_bytes(S) / 16); c += member.team_size())
-        copy_async<16>(reinterpret_cast<char*>(T) + 16 * c, reinterpret_cast<const char*>(tables.data()) + 16 * c);
+    // (make_warp_steps checks that the tables are 16-byte aligned.)
+    for (int c = t; c < static_cast<int>(warp_staged_table_bytes(S) / 16); c += member.team_size())
+      copy_async<16>(reinterpret_cast<char*>(T) + 16 * c, reinterpret_cast<const char*>(tables.data()) + 16 * c);
     copy_async_commit();
     const bool full = first + NPW <= systems;  // else a tail warp: clamped copies, nothing stored
     const auto* d0 = full ? &op.d(first, 0) : nullptr;
@@ -230,8 +230,6 @@ struct WarpStagedKernel {
       }
     }
     copy_async_commit();
-    if (!tables_async)
-      for (int j = t; j < 4 * S * G; j += member.team_size()) T[j] = tables(j);
     if (lane < NPW) {
       D[n * NPW + lane] = Matrix(1);  // source: 1 / 1, no division's slow path
       R[n * NPW + lane] = Value(1);

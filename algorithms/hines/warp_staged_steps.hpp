@@ -22,6 +22,8 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include <tridiag/algorithms/hines/subtree_partition.hpp>
@@ -148,6 +150,9 @@ WarpSteps<MemorySpace> make_warp_steps(const int* parent, int n, int groups) {
   auto host = Kokkos::create_mirror_view(w.packed);
   for (std::size_t k = 0; k < packed.size(); ++k) host(k) = packed[k];
   Kokkos::deep_copy(w.packed, host);
+  // The kernel stages the tables by 16-byte copies; Kokkos aligns its allocations to at least 64.
+  if (reinterpret_cast<std::uintptr_t>(w.packed.data()) % 16 != 0)
+    throw std::logic_error("tridiag::hines: the step tables' allocation is not 16-byte aligned");
   return w;
 }
 
