@@ -153,6 +153,9 @@ struct WarpStaged {
 /// Flat; PerNeuron otherwise (automatic_algorithm).
 struct Automatic {
   static constexpr const char* name() { return "hines_auto"; }
+  /// Passed to the kernel chosen where it has the option (PerNeuron, SubtreeParallel; WarpStaged
+  /// takes batches without pad rows; BranchParallel solves them always).
+  bool solve_padding = true;
 };
 }  // namespace algo
 
@@ -451,7 +454,7 @@ void launch_branch_parallel(const ExecSpace& exec, const BranchSchedule<MemorySp
     probe.set_scratch_size(0, Kokkos::PerTeam(kernel.neurons_per_team * bytes));
     kernel.neurons_per_team = std::min(kernel.neurons_per_team, probe.team_size_max(kernel, Kokkos::ParallelForTag()));
     const index_type league = (systems + kernel.neurons_per_team - 1) / kernel.neurons_per_team;
-    Policy policy(exec, static_cast<int>(league), kernel.neurons_per_team, lanes);
+    auto policy = compat::light_weight(Policy(exec, static_cast<int>(league), kernel.neurons_per_team, lanes));
     policy.set_scratch_size(0, Kokkos::PerTeam(kernel.neurons_per_team * bytes));
     Kokkos::parallel_for(label, policy, kernel);
   } else {
@@ -465,7 +468,7 @@ void launch_branch_parallel(const ExecSpace& exec, const BranchSchedule<MemorySp
       if (team_size > 0) wanted = team_size;
       team = static_cast<int>(std::min<index_type>(wanted, probe.team_size_max(kernel, Kokkos::ParallelForTag())));
     }
-    Policy policy(exec, static_cast<int>(systems), team);
+    auto policy = compat::light_weight(Policy(exec, static_cast<int>(systems), team));
     policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for(label, policy, kernel);
   }
@@ -543,14 +546,16 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
         std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;
     if constexpr (subtree_layout) {
       if (kernel == Kernel::subtree_parallel) {
-        solve(exec, batch, rhs, x, status, workspace, algo::SubtreeParallel{});
+        algo::SubtreeParallel subtree;
+        subtree.solve_padding = algorithm.solve_padding;
+        solve(exec, batch, rhs, x, status, workspace, subtree);
         return;
       }
     }
     if (kernel == Kernel::branch_parallel) {
       solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{});
     } else {
-      solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{});
+      solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{algorithm.solve_padding});
     }
   } else if constexpr (std::is_same_v<Algorithm, algo::BranchParallel>) {
     require(systems <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
@@ -598,7 +603,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     const auto& plan = impl::subtree_parallel_plan(exec, batch, algorithm, kernel);
     kernel.part = plan.cut;
     kernel.units = plan.units;
-    Policy policy(exec, plan.teams(), lanes * plan.team_groups);
+    auto policy = compat::light_weight(Policy(exec, plan.teams(), lanes * plan.team_groups));
     policy.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, plan.team_groups)));
     Kokkos::parallel_for("tridiag::hines::solve_subtree_parallel", policy, kernel);
   } else if constexpr (std::is_same_v<Algorithm, algo::WarpStaged>) {
@@ -628,7 +633,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
-    const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>> policy(exec, 0, systems);
+    const auto policy = compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, systems));
     if (algorithm.solve_padding)
       Kokkos::parallel_for("tridiag::hines::solve", policy, impl::PerNeuronKernel<Operands, true>{operands()});
     else
@@ -654,7 +659,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
       probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
       team = std::min(BS, probe.team_size_max(kernel, Kokkos::ParallelForTag()));
     }
-    Policy policy(exec, static_cast<int>(league), team);
+    auto policy = compat::light_weight(Policy(exec, static_cast<int>(league), team));
     policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for("tridiag::hines::solve_block_shared", policy, kernel);
   }

@@ -11,15 +11,16 @@
 // cable_step_coefficients (C/dt, G e_pas, the soma rows), per neuron a and d (a = b: the cable
 // matrix is symmetric, so one vector serves both). Each step is two kernels per group on the
 // device, StepKernel (rhs from V^n, soma diagonal) and hines::solve (V^{n+1} in place; under
-// Crank-Nicolson V^{n+1/2} in a second vector, and a third kernel finishes the step),
+// Crank-Nicolson V^{n+1/2} in a second vector, and a third kernel finishes the step; the solver is
+// algo::Automatic without the pad rows, solver()),
 // with no host round trip; recorded soma voltages go to a small device buffer that is copied back
 // when full (every `buffer_samples` samples) and when the recording is read.
 //
 // Storage (Packing):
 //  - padded: one batch, every neuron padded to the largest morphology, sorted by size then
 //    morphology so that a warp walks one tree (Grouping::by_morphology's order). A GPU is bound
-//    by the latency of the sweeps' dependent loads, so one launch over all neurons wins even
-//    though pad rows are solved too (they cost a fraction of a real row each).
+//    by the latency of the sweeps' dependent loads, so one launch over all neurons wins (the pad
+//    rows are skipped).
 //  - per_morphology: one batch per morphology, no padding; launches run one after another. Host
 //    cores are bound by memory traffic, and the shared cells' sizes (149 .. 4035 rows) would make
 //    a padded batch about 3x the real rows.
@@ -44,6 +45,7 @@
 #include <tridiag/algorithms/hines/time_scheme.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/errors.hpp>
+#include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/layouts/flat.hpp>
 #include <tridiag/layouts/interleaved.hpp>
@@ -184,7 +186,7 @@ class Population {
                                                           options_.dt_ms, t_mid, q10_,
                                                           options_.hh_at_soma, steps_ > 0};
         Kokkos::parallel_for("tridiag::hines::population_step", policy(g.systems()), step);
-        solve(exec_, g.matrix, rhs, rhs, g.status, g.workspace);
+        solve(exec_, g.matrix, rhs, rhs, g.status, g.workspace, solver());
         if (crank_nicolson)
           Kokkos::parallel_for("tridiag::hines::population_finish_step", policy(g.systems()),
                                impl::FinishStepKernel<Layout, memory_space>{g.ids, g.sizes, g.half, g.v});
@@ -239,7 +241,19 @@ class Population {
     index_type slot;
   };
 
-  auto policy(index_type n) const { return Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec_, 0, n); }
+  /// The solver of every step: algo::Automatic, pad rows skipped (nothing reads them). On a GPU
+  /// that is SubtreeParallel for batches the neurons alone cannot fill and WarpStaged for small
+  /// cells, where one thread per neuron (the default of hines::solve, used here until 2026-11-26)
+  /// walked every neuron's chain through the largest cell's rows, pad rows included.
+  static algo::Automatic solver() {
+    algo::Automatic automatic;
+    automatic.solve_padding = false;
+    return automatic;
+  }
+
+  auto policy(index_type n) const {
+    return compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec_, 0, n));
+  }
 
   template <class T>
   Kokkos::View<T*, memory_space> upload(const char* label, const std::vector<T>& values) const {
