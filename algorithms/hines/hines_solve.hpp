@@ -290,24 +290,34 @@ Staging staged_branch_parallel_staging(index_type rows, const algo::StagedBranch
   return Staging::none;
 }
 
-/// Whether hines::solve with algo::WarpStaged runs its warp kernel on `batch` (else PerNeuron):
-/// a CUDA device space, one morphology without pad rows (rows = its size, below 65,533), and the
-/// team's scratch (warp_staged_kernel.hpp: 2 warps, their 16 neurons and the step tables) within
-/// Kokkos's level-0 limit. Builds the step tables on first use (Morphologies::warp_steps).
+namespace impl {
+/// The step tables algo::WarpStaged runs its warp kernel with on `batch`, or nullptr where it
+/// does not run (then PerNeuron): a CUDA device space, one morphology without pad rows (rows = its
+/// size, below 65,533), and the team's scratch (warp_staged_kernel.hpp: 2 warps, their 16 neurons
+/// and the step tables) within Kokkos's level-0 limit. Builds the tables on first use
+/// (Morphologies::warp_steps: a lookup under a mutex, so hines::solve asks once per call).
 template <class ExecSpace, class RhsScalar, class MatrixScalar, class Layout, class MemorySpace>
-bool warp_staged_runs(const ExecSpace&, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch) {
+const WarpSteps<MemorySpace>* warp_staged_tables(const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     const auto& shapes = batch.morphologies();
-    if (shapes.count() != 1 || shapes.host_sizes()[0] != batch.rows() || batch.rows() + 3 > 0xffff) return false;
-    const int steps = shapes.warp_steps(impl::warp_staged_groups).steps;
+    if (shapes.count() != 1 || shapes.host_sizes()[0] != batch.rows() || batch.rows() + 3 > 0xffff) return nullptr;
+    const auto& tables = shapes.warp_steps(impl::warp_staged_groups);
     const std::size_t bytes = impl::warp_staged_scratch_bytes<std::remove_const_t<MatrixScalar>,
-                                                              std::remove_const_t<RhsScalar>>(batch.rows(), steps);
-    return bytes <= static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+                                                              std::remove_const_t<RhsScalar>>(batch.rows(), tables.steps);
+    return bytes <= static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) ? &tables : nullptr;
   }
 #endif
   (void)batch;
-  return false;
+  return nullptr;
+}
+}  // namespace impl
+
+/// Whether hines::solve with algo::WarpStaged runs its warp kernel on `batch` (else PerNeuron):
+/// see impl::warp_staged_tables. Builds the step tables on first use.
+template <class ExecSpace, class RhsScalar, class MatrixScalar, class Layout, class MemorySpace>
+bool warp_staged_runs(const ExecSpace&, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch) {
+  return impl::warp_staged_tables<ExecSpace, RhsScalar>(batch) != nullptr;
 }
 
 namespace impl {
@@ -533,13 +543,37 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
             batch.b(), d,               rhs,            x,              workspace,             status};
   };
   (void)algorithm;  // a tag: its type chooses the kernel (the BranchParallel ones carry options)
-
-  if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
-    if (impl::automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(systems) &&
-        warp_staged_runs<ExecSpace, RhsScalar>(exec, batch)) {
-      solve(exec, batch, rhs, x, status, workspace, algo::WarpStaged{});
+  // algo::WarpStaged's launch with the tables impl::warp_staged_tables found (so that a solve
+  // looks them up once), for it and for algo::Automatic. Reached on CUDA device spaces only.
+  auto launch_warp_staged = [&](const auto& steps) {  // generic: compiled where called
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      // A failing neuron is solved again by SerialHines, which needs the workspace.
+      workspace = impl::workspace_for(where, systems, rows, workspace);
+      if (systems == 0) return;
+      constexpr index_type per_team = impl::warp_staged_warps * impl::warp_staged_neurons;
+      const index_type league = (systems + per_team - 1) / per_team;
+      require(league <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
+      using TeamKernel = impl::WarpStagedKernel<Operands, Kokkos::View<int*, MemorySpace>>;
+      const TeamKernel kernel{operands(), steps.packed, steps.steps, static_cast<int>(rows), systems};
+      auto policy = compat::light_weight(
+          Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(league), 32 * impl::warp_staged_warps));
+      policy.set_scratch_size(
+          0, Kokkos::PerTeam(impl::warp_staged_scratch_bytes<typename TeamKernel::Matrix, typename TeamKernel::Value>(
+                 rows, steps.steps)));
+      Kokkos::parallel_for("tridiag::hines::solve_warp_staged", policy, kernel);
       return;
     }
+#endif
+    (void)steps;  // impl::warp_staged_tables gives none on other spaces
+  };
+
+  if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
+    if (impl::automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(systems))
+      if (const auto* tables = impl::warp_staged_tables<ExecSpace, RhsScalar>(batch)) {
+        launch_warp_staged(*tables);
+        return;
+      }
     const Kernel kernel = automatic_algorithm<ExecSpace, Layout>(exec, systems, rows);
     // (SubtreeParallel instantiated only for the layouts the rule gives it to.)
     constexpr bool subtree_layout =
@@ -607,28 +641,10 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     policy.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, plan.team_groups)));
     Kokkos::parallel_for("tridiag::hines::solve_subtree_parallel", policy, kernel);
   } else if constexpr (std::is_same_v<Algorithm, algo::WarpStaged>) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      if (warp_staged_runs<ExecSpace, RhsScalar>(exec, batch)) {
-        // A failing neuron is solved again by SerialHines, which needs the workspace.
-        workspace = impl::workspace_for(where, systems, rows, workspace);
-        if (systems == 0) return;
-        constexpr index_type per_team = impl::warp_staged_warps * impl::warp_staged_neurons;
-        const index_type league = (systems + per_team - 1) / per_team;
-        require(league <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
-        const auto& steps = batch.morphologies().warp_steps(impl::warp_staged_groups);
-        using TeamKernel = impl::WarpStagedKernel<Operands, std::remove_reference_t<decltype(steps.packed)>>;
-        const TeamKernel kernel{operands(), steps.packed, steps.steps, static_cast<int>(rows), systems};
-        auto policy = compat::light_weight(
-            Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(league), 32 * impl::warp_staged_warps));
-        policy.set_scratch_size(0, Kokkos::PerTeam(impl::warp_staged_scratch_bytes<typename TeamKernel::Matrix,
-                                                                                   typename TeamKernel::Value>(
-                                       rows, steps.steps)));
-        Kokkos::parallel_for("tridiag::hines::solve_warp_staged", policy, kernel);
-        return;
-      }
+    if (const auto* tables = impl::warp_staged_tables<ExecSpace, RhsScalar>(batch)) {
+      launch_warp_staged(*tables);
+      return;
     }
-#endif
     solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{});
   } else if constexpr (std::is_same_v<Algorithm, algo::PerNeuron>) {
     workspace = impl::workspace_for(where, systems, rows, workspace);
