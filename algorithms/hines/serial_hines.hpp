@@ -13,6 +13,7 @@
 // so one source serves every layout, the per-thread kernel and the Block-Shared kernel (whose x
 // accessor points into team scratch), on host and device.
 
+#include <tridiag/algorithms/hines/hines_quotients.hpp>
 #include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
@@ -129,11 +130,12 @@ struct HinesElimination {
     carried = false;
     // Row i is final: what the forward sweep needs of it is stored scaled by its pivot, so that
     // the substitution reads two values and divides by nothing (hines_substitute).
-    const Value ri = xi / wi;
+    Value ri;
+    Matrix ci;
+    quotients(xi, ai, wi, ri, ci);  // (a root's ai is 0)
     x(i) = ri;
     if (p >= 0) {
       if (first_child && !compat::isfinite(xp) && p < bad_rhs) bad_rhs = p;
-      const Matrix ci = ai / wi;
       w(i) = ci;
       wp -= bi * ci;
       xp -= bi * ri;
