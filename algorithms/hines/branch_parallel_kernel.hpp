@@ -20,7 +20,6 @@
 #include <cstddef>
 #include <tridiag/algorithms/hines/branch_parallel_crew.hpp>
 #include <tridiag/algorithms/hines/branch_parallel_rows.hpp>
-#include <tridiag/algorithms/hines/hines_quotients.hpp>
 #include <tridiag/algorithms/hines/serial_hines.hpp>
 #include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/types.hpp>
@@ -71,13 +70,12 @@ struct BranchParallelKernel {
     /// only for a row with a parent: a root's a(i) is not read).
     KOKKOS_INLINE_FUNCTION void finish(int i, bool has_parent, Matrix wi, Value xi, Matrix& ci, Value& ri) const {
       if (!impl::usable_pivot(wi)) Kokkos::atomic_fetch_max(&flags(tree_pivot), i);
-      if (has_parent) {
-        quotients(xi, Matrix(r.a(i)), wi, ri, ci);
-        r.w(i) = ci;
-      } else {
-        ri = xi / wi;
-      }
+      ri = xi / wi;
       r.x(i) = ri;
+      if (has_parent) {
+        ci = r.a(i) / wi;
+        r.w(i) = ci;
+      }
     }
     KOKKOS_INLINE_FUNCTION void operator()(const int j) const {
       const auto& sc = k.schedule;

@@ -1,6 +1,7 @@
 #pragma once
 // A Hines row's two quotients, r = x / w and c = a / w, correctly rounded (the bits of `/`), for
-// the sweeps of every kernel (serial_hines.hpp HinesElimination, warp_staged_kernel.hpp). On a
+// the sweeps that gain by it (warp_staged_kernel.hpp; serial_hines.hpp HinesElimination with
+// OneReciprocal, which algo::SubtreeParallel uses and algo::PerNeuron does not). On a
 // CUDA device, in double, CUDA's own division fast path (div.rn.f64 as ptxas expands it) split so
 // that one refined reciprocal serves both quotients and their refinements overlap; where CUDA's
 // own checks of that path fail, `/`. Elsewhere, and in float, `/` twice.

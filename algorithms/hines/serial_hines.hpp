@@ -67,8 +67,13 @@ inline constexpr index_type hines_prefetch_rows = TRIDIAG_HINES_PREFETCH_ROWS;
 /// (wc, xc): the reduced entries of the next row of the sequence when the row just eliminated is
 /// its last child and left them in registers (carried). bad_rhs: the lowest row whose rhs was seen
 /// non-finite (`none` if none): a parent's rhs is read at its first child, out of row order, hence
-/// a minimum rather than the first found.
-template <class Matrix, class Value>
+/// a minimum rather than the first found. OneReciprocal: the row's two quotients through
+/// impl::quotients (hines_quotients.hpp: one reciprocal on a CUDA device in double, the same bits
+/// as `/`). Measured on the H100 (docs/performance.md, 2026-11-26): SubtreeParallel 3-4% faster on
+/// latency-bound batches (AA0013, 1,000 and 2,327 neurons), so it uses it; PerNeuron on
+/// Interleaved 11-13% slower at 256,000 neurons (small-low 0.737 -> 0.825 ms, big-high 7.31 ->
+/// 8.21), so it does not.
+template <class Matrix, class Value, bool OneReciprocal = false>
 struct HinesElimination {
   Matrix wc{};
   Value xc{};
@@ -131,11 +136,16 @@ struct HinesElimination {
     // Row i is final: what the forward sweep needs of it is stored scaled by its pivot, so that
     // the substitution reads two values and divides by nothing (hines_substitute).
     Value ri;
-    Matrix ci;
-    quotients(xi, ai, wi, ri, ci);  // (a root's ai is 0)
+    Matrix ci{};
+    if constexpr (OneReciprocal) {
+      quotients(xi, ai, wi, ri, ci);  // (a root's ai is 0)
+    } else {
+      ri = xi / wi;
+    }
     x(i) = ri;
     if (p >= 0) {
       if (first_child && !compat::isfinite(xp) && p < bad_rhs) bad_rhs = p;
+      if constexpr (!OneReciprocal) ci = ai / wi;
       w(i) = ci;
       wp -= bi * ci;
       xp -= bi * ri;

@@ -127,7 +127,7 @@ struct SubtreeParallelKernel {
       if (active) {
         for (int k = group; k < groups; k += group_count) {
           const int slot = level * groups + k;
-          HinesElimination<Matrix, Value> sweep(INT_MAX);
+          HinesElimination<Matrix, Value, true> sweep(INT_MAX);
           bool ok = true;
           for (int j = part.run_begin(pm, slot); ok && j < part.run_begin(pm, slot + 1); ++j) {
             const index_type first = part.runs(pm, 2 * j), last = part.runs(pm, 2 * j + 1);
@@ -152,7 +152,7 @@ struct SubtreeParallelKernel {
     }
     if (active && group == 0) {
       const int count = part.trunk_size(pm);
-      HinesElimination<Matrix, Value> sweep(INT_MAX);
+      HinesElimination<Matrix, Value, true> sweep(INT_MAX);
       for (int j = count - 1; j >= 0; --j) {
         const index_type i = part.trunk(pm, j);
         if (!sweep.step(i, links(i), j > 0 ? part.trunk(pm, j - 1) : -1, a, b, d, rhs, x, w)) {
