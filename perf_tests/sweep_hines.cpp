@@ -19,11 +19,14 @@
 //    per team of 8 threads each ("hines_staged_branch_parallel_n4"); on interleaved and
 //    block_interleaved32, where the accesses of a team's warps coalesce, algo::SubtreeParallel
 //    with the automatic number of groups ("hines_subtree_parallel"), 2 and 8 groups
-//    ("hines_subtree_parallel2", "hines_subtree_parallel8"); on interleaved and block_interleaved8
+//    ("hines_subtree_parallel2", "hines_subtree_parallel8"), and with the trunks' paths of at least
+//    64 rows split among the groups ("hines_subtree_parallel_split", split_path = 64: AA0013's, not
+//    the size classes'); on interleaved and block_interleaved8
 //    algo::WarpStaged ("hines_warp_staged": batches of one small cell on a CUDA device, else the
 //    row is skipped, it would time hines); on
 //    mixed batches, PerNeuron and SubtreeParallel with solve_padding = false ("hines_ncp" on
-//    every layout, "hines_subtree_parallel_ncp"), whose mixed6 and mixed-shared notes compare
+//    every layout, "hines_subtree_parallel_ncp", "hines_subtree_parallel_split_ncp"), whose mixed6
+//    and mixed-shared notes compare
 //    with the same-morphology rows of "hines" and "hines_subtree_parallel" (of the size classes,
 //    or of the shared cells when the run has them, e.g. --batches AA0013,BG001,...,mixed-shared);
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
@@ -88,6 +91,9 @@ namespace {
 
 constexpr double dt_ms = 0.025;
 constexpr int block = 32;  // BlockShared<32>: a warp per team on a GPU
+// algo::SubtreeParallel::split_path of the hines_subtree_parallel_split rows: AA0013's trunk path
+// (664 rows with 8 groups) is split, the size classes' (at most 61 trunk rows) are not.
+constexpr index_type bench_split_path = 64;
 using BlockShared = hines::algo::BlockShared<block>;
 
 // ---- cells and batches (host) -------------------------------------------------------------------
@@ -606,7 +612,7 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
         if (plan.groups[q] == units(u, plan.groups_per_neuron)) blocks_of[q] += units(u, plan.blocks);
     row.note = std::to_string(plan.team_groups) + " groups per team";
     for (std::size_t q = 0; q < plan.groups.size(); ++q) {
-      const auto& partition = bt.batch.morphologies().subtree_partition(plan.groups[q]);
+      const auto& partition = bt.batch.morphologies().subtree_partition(plan.groups[q], options.split_path);
       row.note += ", " + std::to_string(plan.groups[q]) + " per neuron on " + std::to_string(blocks_of[q]) +
                   " blocks (" + std::to_string(partition.levels) + " levels, trunk up to " +
                   std::to_string(partition.longest_trunk) + " rows, longest chain " +
@@ -689,16 +695,23 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
   // coalesce; the automatic number of groups, 2 and 8; mixed batches also without the pad rows.
   if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
     using Subtree = hines::algo::SubtreeParallel;
-    for (const auto& [name, options] : {std::pair{std::string("hines_subtree_parallel"), Subtree{}},
-                                        std::pair{std::string("hines_subtree_parallel2"), Subtree{2}},
-                                        std::pair{std::string("hines_subtree_parallel8"), Subtree{8}}})
+    for (const auto& [name, options] :
+         {std::pair{std::string("hines_subtree_parallel"), Subtree{}},
+          std::pair{std::string("hines_subtree_parallel2"), Subtree{2}},
+          std::pair{std::string("hines_subtree_parallel8"), Subtree{8}},
+          std::pair{std::string("hines_subtree_parallel_split"), Subtree{0, true, bench_split_path}}})
       guarded_measurement(ctx, name + "/" + what,
                           [&] { measure<Subtree>(ctx, pt, exec, bt, name, Role::none, options); });
-    if (pt.pop.spec->mixed)
+    if (pt.pop.spec->mixed) {
       guarded_measurement(ctx, "hines_subtree_parallel_ncp/" + what, [&] {
         measure<Subtree>(ctx, pt, exec, bt, "hines_subtree_parallel_ncp", Role::none, Subtree{0, false},
                          "hines_subtree_parallel");
       });
+      guarded_measurement(ctx, "hines_subtree_parallel_split_ncp/" + what, [&] {
+        measure<Subtree>(ctx, pt, exec, bt, "hines_subtree_parallel_split_ncp", Role::none,
+                         Subtree{0, false, bench_split_path}, "hines_subtree_parallel_split");
+      });
+    }
   }
   // A warp per 8 neurons staged in shared memory (algo::WarpStaged): batches of one small cell on
   // a CUDA device, on the layouts where a warp's neurons are neighbours.
@@ -872,7 +885,8 @@ std::vector<std::string> hines_csv_notes() {
       "hines_warp_staged = algo::WarpStaged (interleaved and block_interleaved8; one morphology of a small cell on a CUDA "
       "device, else skipped); "
       "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "
-      "neuron), hines_subtree_parallel2/8 = the same with 2/8 groups (warps on a GPU), the console note gives the "
+      "neuron), hines_subtree_parallel2/8 = the same with 2/8 groups (warps on a GPU), hines_subtree_parallel_split = "
+      "the automatic groups with split_path = 64 (trunk paths of 64 rows and more split among the groups), the console note gives the "
       "groups, levels, the longest trunk and chain; on mixed batches hines_ncp = algo::PerNeuron and hines_subtree_parallel_ncp = "
       "algo::SubtreeParallel with solve_padding = false (pad rows neither read nor written; the mixed6 and "
       "mixed-shared notes compare with the same-morphology hines / hines_subtree_parallel rows); "

@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <memory>
 #include <mutex>
 #include <tridiag/algorithms/hines/branch_schedule.hpp>
@@ -126,20 +127,21 @@ class Morphologies {
   /// Sections and levels of every morphology, for algo::BranchParallel (branch_schedule.hpp).
   const BranchSchedule<MemorySpace>& branch_schedule() const { return schedule_; }
   /// Every morphology cut for `groups` >= 1 thread groups, for algo::SubtreeParallel
-  /// (subtree_partition.hpp). Built on the host the first time a number of groups is asked for
-  /// (a host pass over the morphologies and one copy to the device per table), then kept, and
-  /// shared by the copies of this object (a HinesBatch's included): a time loop pays once. Safe
-  /// to call from several host threads.
-  const SubtreePartition<MemorySpace>& subtree_partition(int groups) const {
+  /// (subtree_partition.hpp; split_path: algo::SubtreeParallel::split_path). Built on the host the
+  /// first time a number of groups and split_path is asked for (a host pass over the morphologies
+  /// and one copy to the device per table), then kept, and shared by the copies of this object (a
+  /// HinesBatch's included): a time loop pays once. Safe to call from several host threads.
+  const SubtreePartition<MemorySpace>& subtree_partition(int groups, index_type split_path = 0) const {
     static const SubtreePartition<MemorySpace> none{};
     if (!partitions_) return none;  // default-constructed: no morphologies
     const std::lock_guard<std::mutex> lock(partitions_->mutex);
-    auto found = partitions_->cut.find(groups);
+    const std::pair<int, index_type> key{groups, split_path};
+    auto found = partitions_->cut.find(key);
     if (found == partitions_->cut.end())
       found = partitions_->cut
-                  .emplace(groups, impl::make_subtree_partition<MemorySpace>(partitions_->parent.data(),
-                                                                             host_sizes_.data(), count(), rows(),
-                                                                             groups))
+                  .emplace(key, impl::make_subtree_partition<MemorySpace>(partitions_->parent.data(),
+                                                                          host_sizes_.data(), count(), rows(),
+                                                                          groups, split_path))
                   .first;
     return found->second;
   }
@@ -164,7 +166,7 @@ class Morphologies {
   struct Partitions {
     std::mutex mutex;
     std::vector<int> parent;
-    std::map<int, SubtreePartition<MemorySpace>> cut;
+    std::map<std::pair<int, index_type>, SubtreePartition<MemorySpace>> cut;  ///< by (groups, split_path)
     std::map<int, WarpSteps<MemorySpace>> warp;
   };
 
@@ -272,15 +274,16 @@ class HinesBatch {
 
   /// algo::SubtreeParallel's teams for this batch (subtree_team_plan.hpp): blocks of `lanes`
   /// neurons, `warps` groups per neuron (0: per block, automatic), `gpu`, budget_groups and
-  /// team_groups_limit as impl::make_subtree_team_plan takes them. Built on the host the first
-  /// time these arguments are asked for (a pass over the morphology ids kept since construction,
-  /// one copy to the device), then kept and shared by copies of this object: a time loop pays
-  /// once. Safe to call from several host threads.
+  /// team_groups_limit as impl::make_subtree_team_plan takes them, its partitions with
+  /// split_path (algo::SubtreeParallel::split_path). Built on the host the first time these
+  /// arguments are asked for (a pass over the morphology ids kept since construction, one copy to
+  /// the device), then kept and shared by copies of this object: a time loop pays once. Safe to
+  /// call from several host threads.
   const SubtreeTeamPlan<MemorySpace>& subtree_plan(int lanes, int warps, bool gpu, index_type budget_groups,
-                                                   int team_groups_limit) const {
+                                                   int team_groups_limit, index_type split_path = 0) const {
     static const SubtreeTeamPlan<MemorySpace> none{};
     if (!plans_) return none;  // default-constructed: no neurons
-    const std::array<index_type, 5> key{lanes, warps, gpu ? 1 : 0, budget_groups, team_groups_limit};
+    const std::array<index_type, 6> key{lanes, warps, gpu ? 1 : 0, budget_groups, team_groups_limit, split_path};
     const std::lock_guard<std::mutex> lock(plans_->mutex);
     auto found = plans_->plan.find(key);
     if (found == plans_->plan.end())
@@ -288,8 +291,8 @@ class HinesBatch {
                   .emplace(key, impl::make_subtree_team_plan<MemorySpace>(
                                     plans_->ids, morphologies_.host_sizes(), systems(), lanes, warps, gpu,
                                     budget_groups, team_groups_limit,
-                                    [this](int groups) -> const SubtreePartition<MemorySpace>& {
-                                      return morphologies_.subtree_partition(groups);
+                                    [this, split_path](int groups) -> const SubtreePartition<MemorySpace>& {
+                                      return morphologies_.subtree_partition(groups, split_path);
                                     }))
                   .first;
     return found->second;
@@ -300,7 +303,7 @@ class HinesBatch {
   struct Plans {
     std::mutex mutex;
     std::vector<int> ids;  ///< empty: morphology 0 for every neuron
-    std::map<std::array<index_type, 5>, SubtreeTeamPlan<MemorySpace>> plan;
+    std::map<std::array<index_type, 6>, SubtreeTeamPlan<MemorySpace>> plan;
   };
 
   Morphologies<MemorySpace> morphologies_;

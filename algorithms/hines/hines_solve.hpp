@@ -124,7 +124,7 @@ struct StagedBranchParallel {
 /// each lane following its own tree, and in a grouped batch the few blocks at group boundaries are
 /// split into one team per morphology (subtree_team_plan.hpp). On host spaces a team is one thread
 /// per group (as many as Kokkos allows, one by default) on one neuron. Same results as PerNeuron,
-/// bitwise.
+/// bitwise (unless split_path is set).
 struct SubtreeParallel {
   static constexpr const char* name() { return "hines_subtree_parallel"; }
   /// Thread groups (warps on a GPU) per neuron, the partition's number of subtree groups, >= 0.
@@ -133,6 +133,13 @@ struct SubtreeParallel {
   /// several of the partition's in turn.
   int warps = 0;
   bool solve_padding = true;  ///< as PerNeuron::solve_padding
+  /// 0 (the default): off. Else, where a morphology's trunk (what the partition's levels leave,
+  /// which one group walks alone) has a path of at least split_path rows, that path is cut into
+  /// one segment per group and solved through composed maps (split_trunk.hpp): for batches too
+  /// small to fill a GPU of cells with long unbranched stretches (AA0013 at 1,000 and 2,327
+  /// neurons on the H100: 1.26 -> 0.74 and 1.32 -> 0.87 ms; 3-5% slower at 25,600 neurons).
+  /// Results then differ from PerNeuron's by rounding (not bitwise); status codes are its.
+  index_type split_path = 0;
 };
 /// A warp per 8 neurons, 4 lanes per neuron, the neurons staged in shared memory: for batches of
 /// one morphology small enough for its team's scratch (warp_staged_runs: about 120 rows in double
@@ -250,10 +257,11 @@ const auto& subtree_parallel_plan(const ExecSpace& exec, const Batch& batch, con
   constexpr int lanes = subtree_lanes<ExecSpace>();
   constexpr bool device = lanes > 1;
   SubtreeParallelPolicy<ExecSpace> probe(exec, 1, 1);
-  probe.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, subtree_max_auto_groups)));
+  probe.set_scratch_size(
+      0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, subtree_max_auto_groups, options.split_path > 0)));
   const int limit = std::max(1, probe.team_size_max(kernel, Kokkos::ParallelForTag()) / lanes);
   const index_type budget = device ? static_cast<index_type>(compat::concurrency(exec)) / (2 * lanes) : 0;
-  return batch.subtree_plan(lanes, options.warps, device, budget, limit);
+  return batch.subtree_plan(lanes, options.warps, device, budget, limit, options.split_path);
 }
 }  // namespace impl
 
@@ -504,7 +512,8 @@ const SubtreeTeamPlan<MemorySpace>& subtree_parallel_plan(const ExecSpace& exec,
                                                            const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
                                                            const algo::SubtreeParallel& options = {}) {
   using TeamKernel = impl::SubtreeParallelSolveKernel<MatrixScalar, RhsScalar, Layout, MemorySpace>;
-  TeamKernel kernel{{}, {}, {}, batch.systems(), impl::subtree_lanes<ExecSpace>(), options.solve_padding};
+  TeamKernel kernel{{}, {}, {}, batch.systems(), impl::subtree_lanes<ExecSpace>(), options.solve_padding,
+                    options.split_path > 0};
   return impl::subtree_parallel_plan(exec, batch, options, kernel);
 }
 
@@ -627,18 +636,20 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     }
   } else if constexpr (std::is_same_v<Algorithm, algo::SubtreeParallel>) {
     require(algorithm.warps >= 0, where, "algo::SubtreeParallel::warps = ", algorithm.warps, " is negative");
+    require(algorithm.split_path >= 0, where, "algo::SubtreeParallel::split_path = ", algorithm.split_path,
+            " is negative");
     constexpr int lanes = impl::subtree_lanes<ExecSpace>();
     // (The league size limit is checked when the plan is built, before the launch.)
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
     using Policy = impl::SubtreeParallelPolicy<ExecSpace>;
     using TeamKernel = impl::SubtreeParallelSolveKernel<MatrixScalar, RhsScalar, Layout, MemorySpace>;
-    TeamKernel kernel{{}, {}, operands(), systems, lanes, algorithm.solve_padding};
+    TeamKernel kernel{{}, {}, operands(), systems, lanes, algorithm.solve_padding, algorithm.split_path > 0};
     const auto& plan = impl::subtree_parallel_plan(exec, batch, algorithm, kernel);
     kernel.part = plan.cut;
     kernel.units = plan.units;
     auto policy = compat::light_weight(Policy(exec, plan.teams(), lanes * plan.team_groups));
-    policy.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, plan.team_groups)));
+    policy.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, plan.team_groups, kernel.split_trunks)));
     Kokkos::parallel_for("tridiag::hines::solve_subtree_parallel", policy, kernel);
   } else if constexpr (std::is_same_v<Algorithm, algo::WarpStaged>) {
     if (const auto* tables = impl::warp_staged_tables<ExecSpace, RhsScalar>(batch)) {

@@ -28,13 +28,15 @@
 // run (less its root); any other Hines numbering works too, in more runs. Rows n..rows-1
 // (padding of a mixed batch) are in no list.
 //
-// Built on the host, lazily, once per Morphologies and number of groups
+// Built on the host, lazily, once per Morphologies, number of groups and split_path
 // (Morphologies::subtree_partition, hines_batch.hpp), and copied to the device. Per morphology m
 // (row-major Views, padded to the largest morphology), slot = level * groups + group:
 //   run_begin(m, slot)  the slot's runs are runs(m, 2 j), runs(m, 2 j + 1) = first, last row, for
 //                       run_begin(m, slot) <= j < run_begin(m, slot + 1), in decreasing row order
 //                       (levels past a morphology's own are empty)
-//   trunk(m, j)         the trunk, 0 <= j < trunk_size(m), increasing
+//   trunk(m, j)         the trunk, 0 <= j < trunk_size(m), increasing; or, where split_path > 0
+//                       and the trunk's longest path has at least split_path rows, the split
+//                       trunk's table (split_trunk.hpp) with trunk_size(m) = split_trunk_marker
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -43,6 +45,7 @@
 #include <vector>
 
 #include <tridiag/algorithms/hines/branch_schedule.hpp>  // impl::upload_table
+#include <tridiag/algorithms/hines/split_trunk.hpp>
 #include <tridiag/core/types.hpp>
 
 namespace tridiag::hines {
@@ -59,6 +62,7 @@ struct SubtreePartition {
   /// The longest chain of a morphology: per level its largest group, then its trunk (rows walked
   /// one after another between barriers, each sweep).
   index_type critical_rows = 0;
+  index_type split_path = 0;  ///< algo::SubtreeParallel::split_path it was built for
 };
 
 namespace impl {
@@ -172,13 +176,15 @@ inline TreePartition partition_tree(const int* parent, index_type n, int groups,
 }
 
 /// The partition of every morphology for `groups` groups; parent: row-major (count x rows) on the
-/// host, sizes: rows of each morphology.
+/// host, sizes: rows of each morphology; split_path > 0: the trunks whose longest path has at
+/// least that many rows split (split_trunk.hpp).
 template <class MemorySpace>
 SubtreePartition<MemorySpace> make_subtree_partition(const int* parent, const int* sizes, index_type count,
-                                                     index_type rows, int groups) {
+                                                     index_type rows, int groups, index_type split_path = 0) {
   std::vector<TreePartition> cuts;
   SubtreePartition<MemorySpace> s;
   s.groups = groups;
+  s.split_path = split_path;
   for (index_type m = 0; m < count; ++m) {
     cuts.push_back(partition_tree(parent + m * rows, sizes[m], groups));
     s.levels = std::max(s.levels, cuts.back().levels);
@@ -203,7 +209,13 @@ SubtreePartition<MemorySpace> make_subtree_partition(const int* parent, const in
     host_trunk_size(m) = static_cast<int>(t.trunk.size());
     run_begin.push_back(std::move(begin));
     runs.push_back(std::move(flat));
-    trunk.push_back(t.trunk);
+    std::vector<int> split = encode_split_trunk(parent + m * rows, sizes[m], t.trunk, groups, split_path);
+    if (split.empty()) {
+      trunk.push_back(t.trunk);
+    } else {
+      host_trunk_size(m) = split_trunk_marker;
+      trunk.push_back(std::move(split));
+    }
   }
   Kokkos::deep_copy(s.trunk_size, host_trunk_size);
   using Table = typename SubtreePartition<MemorySpace>::table;

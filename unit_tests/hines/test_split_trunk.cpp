@@ -1,0 +1,249 @@
+// algo::SubtreeParallel with split_path (split_trunk.hpp): the trunk's longest path cut into one
+// segment per group and solved through composed maps. Within a few units of rounding of
+// algo::PerNeuron (itself checked against the oracle and the textbook sweep in
+// test_hines_solve.cpp), and checked against the oracle's accuracy bounds, on the shared
+// morphologies (AA0013's 664-row path), the size classes, random trees, forests and the shapes that
+// break a wrong sweep (numberings that are not depth-first among them), mixed batches padded and
+// grouped, in place, with and without solving the pad rows, every layout, float and double, for
+// several numbers of groups and thresholds (1: every trunk split, down to one-segment paths);
+// failures on the path and in its twigs (zero pivots, non-finite right-hand sides) give PerNeuron's
+// status codes and a NaN solution. (The table on the host: test_split_trunk_table.cpp.)
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tridiag/algorithms/hines/hines_batch_builder.hpp>
+#include <tridiag/algorithms/hines/hines_solve.hpp>
+#include <tridiag/algorithms/hines/split_trunk.hpp>
+#include <tridiag/algorithms/hines/subtree_partition.hpp>
+#include <vector>
+
+#include "hines/hines_checks.hpp"
+#include "hines/hines_solve_runs.hpp"
+#include "test_support.hpp"
+
+namespace tridiag::test {
+namespace {
+
+using hines::algo::SubtreeParallel;
+using hines::test::random_tree;
+using hines::test::size_class_cells;
+using hines::test::test_cells;
+using hines::test::TestCell;
+
+/// Groups and thresholds: the automatic number of groups with the threshold a user would take,
+/// then every trunk split (1) with 2, 3 and 8 groups, and 16 groups (the most segments).
+const std::vector<SubtreeParallel>& variants() {
+  static const std::vector<SubtreeParallel> v = {SubtreeParallel{0, true, 64}, SubtreeParallel{2, true, 1},
+                                                 SubtreeParallel{3, true, 1}, SubtreeParallel{8, true, 1},
+                                                 SubtreeParallel{16, true, 8}};
+  return v;
+}
+
+std::string name_of(const SubtreeParallel& options) {
+  return "SubtreeParallel{" + (options.warps == 0 ? std::string("auto") : std::to_string(options.warps)) +
+         (options.solve_padding ? "" : ", no padding") + ", split_path " + std::to_string(options.split_path) + "}";
+}
+
+/// The same status codes as `reference` (PerNeuron's run), NaN where it is NaN, elsewhere
+/// |x - reference| <= 4096 eps max |reference| per neuron: a net for wrong answers (which are off
+/// by O(1)); accuracy itself is checked against the oracle (expect_accurate_split). Both solves
+/// are within those bounds, not within a few units of each other: the split's pivots reach a
+/// segment's end through composed maps (4e-13 of max |x| measured on the backward-Euler steps of
+/// the shared cells, double).
+template <class S>
+void expect_close(const HinesResult<S>& r, const HinesResult<S>& reference, const std::string& what) {
+  ASSERT_EQ(r.status, reference.status) << what;
+  ASSERT_EQ(r.x.size(), reference.x.size()) << what;
+  for (std::size_t k = 0; k < r.x.size(); ++k) {
+    ASSERT_EQ(r.x[k].size(), reference.x[k].size()) << what;
+    double scale = 0;
+    for (S v : reference.x[k]) scale = std::max(scale, std::fabs(static_cast<double>(v)));
+    const double bound = 4096 * static_cast<double>(std::numeric_limits<S>::epsilon()) * scale;
+    for (std::size_t i = 0; i < r.x[k].size(); ++i) {
+      const double u = static_cast<double>(r.x[k][i]), v = static_cast<double>(reference.x[k][i]);
+      if (v != v) {
+        ASSERT_TRUE(u != u) << what << ", neuron " << k << ", row " << i << ": not NaN";
+        continue;
+      }
+      ASSERT_LE(std::fabs(u - v), bound) << what << ", neuron " << k << ", row " << i;
+    }
+  }
+}
+
+/// Every neuron solved (status 0), with the oracle's forward error bound (hines_accuracy) and a
+/// backward error within 8 times the sequential sweep's bound: the pivots at the segments' ends
+/// come through composed maps, a different rounding path (at most 1.38 times the bound in these
+/// tests, double; float within it; forward errors at most 0.07 of their bound).
+template <class S>
+void expect_accurate_split(const std::vector<HinesSystem>& systems, const HinesResult<S>& r, const std::string& what) {
+  for (std::size_t k = 0; k < systems.size(); ++k) {
+    ASSERT_EQ(r.status[k], 0) << what << ", neuron " << k;
+    const auto acc = hines_accuracy(systems[k], r.x[k], eps_of<S>());
+    ASSERT_TRUE(acc.forward <= acc.forward_bound && acc.omega <= 8 * acc.omega_bound)
+        << what << ", neuron " << k << ": " << acc << " (seed " << test_seed() << ")";
+  }
+}
+
+template <class C>
+class HinesSplitTrunk : public KokkosTest {};
+using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(HinesSplitTrunk, Configs, ConfigNames);
+
+TYPED_TEST(HinesSplitTrunk, SharedMorphologiesAndSizeClassesAreAccurateAndCloseToPerNeuron) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  std::vector<TestCell> cells(test_cells().begin(), test_cells().begin() + 11);  // the shared cells
+  for (const auto& c : size_class_cells()) cells.push_back(c);
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    SCOPED_TRACE(cells[c].name);
+    // 37 neurons: on a GPU a full block of 32 and a partial one.
+    const auto systems = population<S>(cells[c].cell, c == 1 ? 37 : 3, test_seed() + 100 * c);
+    const auto problem = hines::make_problem<S, L, M>(systems);
+    const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+    for (const auto& options : variants()) {
+      const auto r = run<TypeParam>(problem, options, c == 1);
+      expect_accurate_split(systems, r, name_of(options));
+      expect_close(r, reference, name_of(options));
+    }
+  }
+}
+
+TYPED_TEST(HinesSplitTrunk, TreesForestsAndBreakingShapesPaddedGroupedAndInPlace) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  std::vector<HinesSystem> systems;
+  for (int n : {1, 2, 3, 7, 64, 200, 600})
+    for (int forest : {0, 5}) systems.push_back(rounded<S>(random_tree(n, test_seed() + 7 * n + forest, forest)));
+  const auto shapes = fold_shapes(test_seed());  // numberings that are not depth-first among them
+  for (std::size_t k = 0; k < shapes.size(); ++k) systems.push_back(rounded<S>(on_tree(shapes[k], test_seed() + k)));
+  // A long unbranched cable and a comb (a path with a twig at every row): long trunk paths.
+  std::vector<int> cable(300), comb(400);
+  for (int i = 0; i < 300; ++i) cable[i] = i - 1;
+  for (int i = 0; i < 400; ++i) comb[i] = i == 0 ? -1 : (i % 2 ? i - 1 : i - 2);
+  systems.push_back(rounded<S>(on_tree(cable, test_seed() + 91)));
+  systems.push_back(rounded<S>(on_tree(comb, test_seed() + 92)));
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
+    SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
+    const auto problem = hines::make_problem<S, L, M>(systems, grouping);
+    const auto reference = run<TypeParam>(problem);
+    for (const auto& options : variants()) {
+      const auto r = run<TypeParam>(problem, options, false);
+      expect_accurate_split(systems, r, name_of(options));
+      expect_close(r, reference, name_of(options));
+      expect_close(run_in_place<TypeParam>(problem, options), reference, name_of(options) + " in place");
+    }
+  }
+}
+
+TYPED_TEST(HinesSplitTrunk, MixedBatchesWithAndWithoutPadding) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto& cells = test_cells();
+  std::vector<HinesSystem> mixed = mixed_population<S>(3 * cells.size(), test_seed());
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
+    SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
+    const auto problem = hines::make_problem<S, L, M>(mixed, grouping);
+    const index_type rows = problem.matrix.rows();
+    const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+    for (auto options : variants()) {
+      const auto r = run<TypeParam>(problem, options, false);
+      expect_accurate_split(mixed, r, name_of(options));
+      expect_close(r, reference, name_of(options));
+      for (std::size_t s = 0; s < mixed.size(); ++s) {
+        const index_type n = problem.size_of(problem.neuron_at_slot[s]);
+        for (index_type i = n; i < rows; ++i)
+          ASSERT_EQ(r.padded[s * rows + i], S(0)) << name_of(options) << ", slot " << s << ", pad row " << i;
+      }
+      // Without the pad rows: they keep what x held, the real rows as with them.
+      const S sentinel = S(-12345.5);
+      const auto with = solve_over_sentinel<TypeParam>(problem, options, sentinel, false);
+      options.solve_padding = false;
+      const auto without = solve_over_sentinel<TypeParam>(problem, options, sentinel, false);
+      EXPECT_EQ(without.status, with.status) << name_of(options);
+      for (std::size_t s = 0; s < mixed.size(); ++s) {
+        const index_type n = problem.size_of(problem.neuron_at_slot[s]);
+        for (index_type i = 0; i < rows; ++i) {
+          const S v = without.x[s * rows + i];
+          if (i >= n)
+            ASSERT_EQ(v, sentinel) << name_of(options) << ", slot " << s << ", pad row " << i;
+          else
+            ASSERT_EQ(v, with.x[s * rows + i]) << name_of(options) << ", slot " << s << ", row " << i;
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(HinesSplitTrunk, FailuresOnThePathAndItsTwigsGiveThePerNeuronStatusAndANaNSolution) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const S nan = nan_of<S>(), inf = std::numeric_limits<S>::infinity();
+  // AA0013 (its trunk's path: 664 rows with 8 groups): failing pivots and non-finite rhs on path
+  // rows deep, in the middle and near the root (different segments: the highest pivot, the lowest
+  // rhs reported), on twigs, and both; healthy neurons between.
+  const auto& cells = test_cells();
+  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
+  ASSERT_TRUE(aa != cells.end());
+  const auto& cell = aa->cell;
+  // The trunk's path and a twig of the 8-group partition, from the host encoding.
+  const auto cut = hines::impl::partition_tree(cell.parent.data(), cell.size(), 8);
+  const auto table = hines::impl::encode_split_trunk(cell.parent.data(), cell.size(), cut.trunk, 8, 64);
+  ASSERT_FALSE(table.empty());
+  const int E = table[0], P = table[1], K = table[2];
+  std::vector<int> path, twigs;
+  for (int j = 0; j < P; ++j) path.push_back(table[4 + K + E + j] >> 1);
+  for (int i = 0; i < E; ++i)
+    if (table[4 + K + i] >= 0) twigs.push_back(table[4 + K + i]);
+  ASSERT_GE(P, 600);
+  ASSERT_FALSE(twigs.empty());
+  const int deep = path[P - 10], middle = path[P / 2], near_root = path[3], twig = twigs.back();
+  std::vector<HinesSystem> systems = population<S>(cell, 12, test_seed());
+  // (A NaN diagonal: a path row's pivot is its d less its children's shares, never 0 from d = 0.)
+  systems[1].d[middle] = static_cast<double>(nan);
+  systems[2].d[deep] = static_cast<double>(nan);
+  systems[2].d[near_root] = static_cast<double>(nan);  // the highest is reported
+  systems[3].d[twig] = static_cast<double>(nan);
+  systems[5].rhs[middle] = static_cast<double>(nan);
+  systems[6].rhs[deep] = static_cast<double>(inf);
+  systems[6].rhs[near_root] = static_cast<double>(nan);  // the lowest is reported
+  systems[7].rhs[twig] = static_cast<double>(-inf);
+  systems[8].rhs[middle] = static_cast<double>(nan);
+  systems[8].d[deep] = static_cast<double>(nan);  // a pivot outranks a bad rhs
+  systems[10].d[0] = static_cast<double>(nan);  // the root's pivot
+  for (auto grouping : {hines::Grouping::none, hines::Grouping::by_morphology}) {
+    SCOPED_TRACE(grouping == hines::Grouping::none ? "padded" : "grouped");
+    const auto problem = hines::make_problem<S, L, M>(systems, grouping);
+    const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+    std::vector<int> failed(systems.size(), 0);
+    for (std::size_t k = 0; k < systems.size(); ++k) failed[k] = reference.status[k] != 0;
+    ASSERT_EQ(failed, (std::vector<int>{0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 0})) << "PerNeuron";
+    for (const auto& options : {SubtreeParallel{8, true, 64}, SubtreeParallel{3, true, 1}, SubtreeParallel{0, true, 64}}) {
+      const auto r = run<TypeParam>(problem, options, false);
+      expect_close(r, reference, name_of(options));  // NaN on every row of a failed neuron
+    }
+  }
+}
+
+TYPED_TEST(HinesSplitTrunk, BadOptionsThrowBeforeWriting) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto systems = population<S>(size_class_cells().front().cell, 3, test_seed());
+  const auto problem = hines::make_problem<S, L, M>(systems);
+  BatchVector<S, L, M> x("x", problem.matrix.systems(), problem.matrix.rows());
+  fill_storage(x, nan_of<S>());
+  typename TypeParam::exec exec;
+  EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, {}, {}, SubtreeParallel{0, true, -1}),
+               tridiag::invalid_argument);
+  exec.fence();
+  for (S v : download(x)) ASSERT_TRUE(v != v) << "x was written";
+}
+
+}  // namespace
+}  // namespace tridiag::test
