@@ -156,6 +156,21 @@ struct SubtreeParallelKernel {
         f1 = f2;
       }
     };
+    // Group 0 chains the segments' maps between two barriers: after every segment composed its
+    // own, before any segment uses what enters it.
+    auto chain = [&](auto link) {
+      member.team_barrier();
+      if (split && group == 0) link();
+      member.team_barrier();
+    };
+    // What enters segment k (S(k, 3)) through the affine maps v -> S(k, 1) + S(k, 2) v, from v
+    // entering segment `first`, over first, first + step, .., last.
+    auto affine_chain = [&](double v, int first, int last, int step) {
+      for (int k = first; k != last + step; k += step) {
+        S(k, 3) = v;
+        v = S(k, 1) + S(k, 2) * v;
+      }
+    };
     index_type bad_rhs_row = INT_MAX, bad_x_row = INT_MAX;
     auto check_rhs = [&](double v, index_type row) {
       if (!compat::isfinite(v) && row < bad_rhs_row) bad_rhs_row = row;
@@ -213,16 +228,14 @@ struct SubtreeParallelKernel {
           S(k, 3) = de;
         }
       }
-    member.team_barrier();
-    if (split && group == 0) {  // the pivots entering the segments, bottom up: S(k, 0)
+    chain([&] {  // the pivots entering the segments, bottom up: S(k, 0)
       double u = S(K - 1, 0);
       for (int k = K - 2; k >= 0; --k) {
         const double al = S(k, 0), be = S(k, 1), ga = S(k, 2), de = S(k, 3);
         S(k, 0) = u;
         u = (al * u + be) / (ga * u + de);
       }
-    }
-    member.team_barrier();
+    });
     if (split)  // B: the pivots W (w = 1 / W), the rhs as sigma + tau X_in
       for (int k = group; k < K; k += group_count) {
         const int l = lo(k), h = lo(k + 1);
@@ -252,15 +265,7 @@ struct SubtreeParallelKernel {
         S(k, 1) = sig;
         S(k, 2) = tau;
       }
-    member.team_barrier();
-    if (split && group == 0) {  // the rhs entering the segments, bottom up: S(k, 3)
-      double carried = S(K - 1, 1);
-      for (int k = K - 2; k >= 0; --k) {
-        S(k, 3) = carried;
-        carried = S(k, 1) + S(k, 2) * carried;
-      }
-    }
-    member.team_barrier();
+    chain([&] { affine_chain(S(K - 1, 1), K - 2, 0, -1); });  // the rhs entering the segments, bottom up
     if (split)  // C: r = X / W and c = a / W, where the sequential sweep leaves them
       for (int k = group; k < K; k += group_count) {
         const int l = lo(k), h = lo(k + 1);
@@ -297,15 +302,7 @@ struct SubtreeParallelKernel {
           S(k, 2) = nu;
         }
       }
-    member.team_barrier();
-    if (split && group == 0) {  // the x entering the segments, top down: S(k, 3)
-      double v = S(0, 0);
-      for (int k = 1; k < K; ++k) {
-        S(k, 3) = v;
-        v = S(k, 1) + S(k, 2) * v;
-      }
-    }
-    member.team_barrier();
+    chain([&] { affine_chain(S(0, 0), 1, K - 1, 1); });  // the x entering the segments, top down
     if (split)  // E, then the segment's twigs
       for (int k = group; k < K; k += group_count) {
         const int l = lo(k), h = lo(k + 1);

@@ -87,6 +87,14 @@ inline const std::vector<TestCell>& size_class_cells() {
   return cells;
 }
 
+/// The 11 shared cells (the first of test_cells) followed by the six size classes: what the
+/// kernels' comparisons on real cells run over.
+inline std::vector<TestCell> shared_and_size_class_cells() {
+  std::vector<TestCell> cells(test_cells().begin(), test_cells().begin() + 11);
+  for (const auto& c : size_class_cells()) cells.push_back(c);
+  return cells;
+}
+
 /// One backward-Euler step (dt = 0.025 ms, passive membrane) from random voltages in
 /// [-80, -50] mV, with a random current (nA) injected at the soma centre.
 inline HinesSystem random_step(const CompartmentalCell& cell, std::uint64_t seed) {

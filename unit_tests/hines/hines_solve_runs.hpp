@@ -24,6 +24,13 @@ using hines::test::hines_accuracy;
 using hines::test::random_step;
 using hines::test::rounded;
 
+/// "SubtreeParallel{auto, no padding, split_path 64}": a test's name for its options.
+inline std::string name_of(const hines::algo::SubtreeParallel& options) {
+  return "SubtreeParallel{" + (options.warps == 0 ? std::string("auto") : std::to_string(options.warps)) +
+         (options.solve_padding ? "" : ", no padding") +
+         (options.split_path > 0 ? ", split_path " + std::to_string(options.split_path) : std::string()) + "}";
+}
+
 template <class S>
 using Solutions = std::vector<std::vector<S>>;
 

@@ -41,11 +41,6 @@ const std::vector<SubtreeParallel>& variants() {
   return v;
 }
 
-std::string name_of(const SubtreeParallel& options) {
-  return "SubtreeParallel{" + (options.warps == 0 ? std::string("auto") : std::to_string(options.warps)) +
-         (options.solve_padding ? "" : ", no padding") + ", split_path " + std::to_string(options.split_path) + "}";
-}
-
 /// The same status codes as `reference` (PerNeuron's run), NaN where it is NaN, elsewhere
 /// |x - reference| <= 4096 eps max |reference| per neuron: a net for wrong answers (which are off
 /// by O(1)); accuracy itself is checked against the oracle (expect_accurate_split). Both solves
@@ -95,8 +90,7 @@ TYPED_TEST(HinesSplitTrunk, SharedMorphologiesAndSizeClassesAreAccurateAndCloseT
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  std::vector<TestCell> cells(test_cells().begin(), test_cells().begin() + 11);  // the shared cells
-  for (const auto& c : size_class_cells()) cells.push_back(c);
+  const std::vector<TestCell> cells = hines::test::shared_and_size_class_cells();
   for (std::size_t c = 0; c < cells.size(); ++c) {
     SCOPED_TRACE(cells[c].name);
     // 37 neurons: on a GPU a full block of 32 and a partial one.

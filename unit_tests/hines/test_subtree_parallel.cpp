@@ -43,11 +43,6 @@ const std::vector<SubtreeParallel>& variants() {
   return v;
 }
 
-std::string name_of(const SubtreeParallel& options) {
-  return "SubtreeParallel{" + (options.warps == 0 ? std::string("auto") : std::to_string(options.warps)) +
-         (options.solve_padding ? "" : ", no padding") + "}";
-}
-
 template <class C>
 class HinesSubtree : public KokkosTest {};
 using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::type;
@@ -57,8 +52,7 @@ TYPED_TEST(HinesSubtree, SharedMorphologiesAndSizeClassesEqualPerNeuron) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  std::vector<TestCell> cells(test_cells().begin(), test_cells().begin() + 11);  // the shared cells
-  for (const auto& c : size_class_cells()) cells.push_back(c);
+  const std::vector<TestCell> cells = hines::test::shared_and_size_class_cells();
   for (std::size_t c = 0; c < cells.size(); ++c) {
     SCOPED_TRACE(cells[c].name);
     // 37 neurons: on a GPU a full team of 32 and a partial one.
