@@ -12,7 +12,7 @@
 //   2. group 0 eliminates the trunk (what the levels left, down to the roots), then substitutes it
 //      (roots first); barrier. With split_trunks, a morphology whose partition holds a split
 //      trunk (split_trunk.hpp) has it solved by all the groups instead, in passes separated by
-//      barriers (which every team then takes, whatever its morphologies);
+//      barriers (which every team holding such a morphology takes, SubtreeUnitFields::split_trunk);
 //   3. level after level, the last first, each group substitutes its cut subtrees of the level,
 //      rows in increasing order, and at level 0 its share of the pad rows; a barrier after each;
 //   4. group 0 combines the failures the groups found into SerialHines' status code and, for a
@@ -438,7 +438,7 @@ struct SubtreeParallelKernel {
       }
       if (bad < INT_MAX) Kokkos::atomic_fetch_min(&flag(bad_x), static_cast<int>(bad));
     }
-    if (split_trunks) {
+    if (split_trunks && units(league_rank, Unit::split_trunk) != 0) {  // the same for the whole team
       double* const segments = reinterpret_cast<double*>(scratch + flag_bytes(lanes, team_groups));
       split_trunk_solve(member, split, group, group_count, pm, n, segments + (block * group_count) * 4 * lanes + lane,
                         flag, links, a, b, d, rhs, x, w);

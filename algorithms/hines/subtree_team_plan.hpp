@@ -66,10 +66,11 @@ namespace tridiag::hines {
 
 /// The columns of SubtreeTeamPlan::units, per team (league rank): its first block, its number of
 /// blocks, their groups g, the first row of g's partition in `cut` (morphology m at partition_row
-/// + m), that partition's levels, and the morphology whose lanes it solves (-1: every lane; a
-/// split block's units, see the file comment).
+/// + m), that partition's levels, the morphology whose lanes it solves (-1: every lane; a split
+/// block's units, see the file comment), and whether one of its lanes' morphologies has a split
+/// trunk in that partition (split_trunk.hpp: only such teams take the split's barriers).
 struct SubtreeUnitFields {
-  enum : int { first_block, blocks, groups_per_neuron, partition_row, levels, morphology, fields };
+  enum : int { first_block, blocks, groups_per_neuron, partition_row, levels, morphology, split_trunk, fields };
 };
 
 template <class MemorySpace>
@@ -299,6 +300,12 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
   plan.units = decltype(plan.units)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::subtree_units"),
                                     units.size());
   auto host = Kokkos::create_mirror_view(plan.units);
+  // Which morphologies have a split trunk in each partition.
+  std::vector<std::vector<int>> split_in(parts.size());
+  for (std::size_t q = 0; q < parts.size(); ++q) {
+    const auto sizes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parts[q]->trunk_size);
+    for (index_type m = 0; m < count; ++m) split_in[q].push_back(sizes(m) == split_trunk_marker);
+  }
   for (std::size_t u = 0; u < units.size(); ++u) {
     const int groups = units[u][2];
     const std::size_t q = static_cast<std::size_t>(
@@ -309,6 +316,14 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
     host(u, Plan::partition_row) = static_cast<int>(q * count);
     host(u, Plan::levels) = parts[q]->levels;
     host(u, Plan::morphology) = units[u][3];
+    int splits = 0;
+    const index_type first_slot = static_cast<index_type>(units[u][0]) * lanes;
+    const index_type end_slot = std::min(systems, first_slot + static_cast<index_type>(units[u][1]) * lanes);
+    for (index_type slot = first_slot; slot < end_slot && !splits; ++slot) {
+      const int id = ids.empty() ? 0 : ids[static_cast<std::size_t>(slot)];
+      if (units[u][3] < 0 || units[u][3] == id) splits = split_in[q][static_cast<std::size_t>(id)];
+    }
+    host(u, Plan::split_trunk) = splits;
   }
   Kokkos::deep_copy(plan.units, host);
   return plan;

@@ -7,7 +7,8 @@
 // grouped, in place, with and without solving the pad rows, every layout, float and double, for
 // several numbers of groups and thresholds (1: every trunk split, down to one-segment paths);
 // failures on the path and in its twigs (zero pivots, non-finite right-hand sides) give PerNeuron's
-// status codes and a NaN solution. (The table on the host: test_split_trunk_table.cpp.)
+// status codes and a NaN solution; only the teams holding a split trunk take its barriers. (The
+// table on the host: test_split_trunk_table.cpp.)
 
 #include <algorithm>
 #include <cmath>
@@ -222,6 +223,39 @@ TYPED_TEST(HinesSplitTrunk, FailuresOnThePathAndItsTwigsGiveThePerNeuronStatusAn
       expect_close(r, reference, name_of(options));  // NaN on every row of a failed neuron
     }
   }
+}
+
+TYPED_TEST(HinesSplitTrunk, OnlyTheTeamsHoldingASplitTrunkTakeItsBarriers) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using Plan = hines::SubtreeTeamPlan<M>;
+  // 40 neurons of AA0013 (its trunk split with 8 groups) and 40 of small-low (not split), grouped.
+  const auto& cells = test_cells();
+  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
+  ASSERT_TRUE(aa != cells.end());
+  std::vector<HinesSystem> systems = population<S>(aa->cell, 40, test_seed());
+  for (auto& neuron : population<S>(size_class_cells().front().cell, 40, test_seed() + 1)) systems.push_back(neuron);
+  const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::by_morphology);
+  const SubtreeParallel options{8, true, 64};
+  expect_accurate_split(systems, run<TypeParam>(problem, options, false), name_of(options));
+  using E = typename TypeParam::exec;
+  const auto& plan = hines::subtree_parallel_plan<S>(E(), problem.matrix, options);
+  const auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
+  const auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), problem.matrix.morphology_of());
+  const int aa_id = problem.morphology_of_neuron[0];
+  const index_type lanes = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible ? 1 : 32;
+  int splitting = 0, plain = 0;
+  for (int u = 0; u < plan.teams(); ++u) {
+    bool expected = false;
+    for (index_type b = units(u, Plan::first_block); b < units(u, Plan::first_block) + units(u, Plan::blocks); ++b)
+      for (index_type slot = b * lanes; slot < std::min<index_type>((b + 1) * lanes, problem.matrix.systems()); ++slot)
+        if (ids(slot) == aa_id && (units(u, Plan::morphology) < 0 || units(u, Plan::morphology) == aa_id)) expected = true;
+    EXPECT_EQ(units(u, Plan::split_trunk), expected ? 1 : 0) << "team " << u;
+    (expected ? splitting : plain) += 1;
+  }
+  EXPECT_GT(splitting, 0);
+  EXPECT_GT(plain, 0);
 }
 
 TYPED_TEST(HinesSplitTrunk, BadOptionsThrowBeforeWriting) {
