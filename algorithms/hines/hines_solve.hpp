@@ -136,9 +136,11 @@ struct SubtreeParallel {
   /// 0 (the default): off. Else, where a morphology's trunk (what the partition's levels leave,
   /// which one group walks alone) has a path of at least split_path rows, that path is cut into
   /// one segment per group and solved through composed maps (split_trunk.hpp): for batches too
-  /// small to fill a GPU of cells with long unbranched stretches (AA0013 at 1,000 and 2,327
-  /// neurons on the H100: 1.26 -> 0.74 and 1.32 -> 0.87 ms; 3-5% slower at 25,600 neurons).
-  /// Results then differ from PerNeuron's by rounding (not bitwise); status codes are its.
+  /// small to fill a GPU of cells with long unbranched stretches (H100, double: AA0013 at 1,000
+  /// and 2,327 neurons 1.24 -> 0.74 and 1.32 -> 0.83 ms, 2.6% slower at 25,600; the 11 shared
+  /// cells grouped at 25,600 neurons 1.78 -> 1.29 ms). 64 splits AA0013's trunk (a 664-row path
+  /// with 8 groups), not the size classes' (at most 61 trunk rows). Results then differ from
+  /// PerNeuron's by rounding (not bitwise); status codes are its. Not taken by algo::Automatic.
   index_type split_path = 0;
 };
 /// A warp per 8 neurons, 4 lanes per neuron, the neurons staged in shared memory: for batches of

@@ -32,9 +32,10 @@
 // nearer the root, which are lower), the lowest non-finite rhs (read raw on path rows in B), the
 // lowest non-finite x; a pivot within rounding of the usable_pivot threshold may be judged
 // differently.
-// Measured on the H100 (docs/performance.md, 2026-11-26): AA0013 at 1,000 and 2,327 neurons
-// 1.26 -> 0.74 and 1.32 -> 0.87 ms; the 11 shared cells grouped at 25,600 neurons 1.79 -> 1.34 ms;
-// AA0013 at 25,600 neurons (enough neurons to fill the GPU) 3-5% slower.
+// Measured on the H100 (docs/performance.md, 2026-11-26, f6a2d97, double): AA0013 at 1,000 and
+// 2,327 neurons 1.24 -> 0.74 and 1.32 -> 0.83 ms; the 11 shared cells grouped at 25,600 neurons
+// 1.78 -> 1.29 ms; AA0013 at 25,600 neurons (enough neurons to fill the GPU) 2.6% slower. Only the
+// teams holding a split trunk take its barriers (SubtreeUnitFields::split_trunk).
 //
 // Table (one row of the partition's trunk table, trunk_size = split_trunk_marker):
 //   {E, L, K, begin[0..K], E entries, L path entries}

@@ -320,4 +320,22 @@ void expect_padding_skipped(const Problem& problem, const SlotResult<S>& padded,
   }
 }
 
+/// For each of the shared cells and size classes (hines::test::shared_and_size_class_cells), under
+/// a SCOPED_TRACE of its name: `count` random steps of it (`first_count` for the cell at index
+/// `first`: on a GPU a full block of 32 and a partial one), their problem and PerNeuron's run of
+/// it (every status 0), passed to body(c, systems, problem, reference), c the cell's index.
+template <class C, class Body>
+void for_each_real_cell(std::size_t first, int first_count, int count, const Body& body) {
+  using S = typename C::scalar;
+  const auto cells = hines::test::shared_and_size_class_cells();
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    SCOPED_TRACE(cells[c].name);
+    const auto systems = population<S>(cells[c].cell, c == first ? first_count : count, test_seed() + 100 * c);
+    const auto problem = hines::make_problem<S, typename C::layout, typename C::memory>(systems);
+    const auto reference = run<C>(problem, hines::algo::PerNeuron{}, false);
+    for (int k : reference.status) ASSERT_EQ(k, 0);
+    body(c, systems, problem, reference);
+  }
+}
+
 }  // namespace tridiag::test

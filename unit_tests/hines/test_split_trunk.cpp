@@ -88,22 +88,18 @@ using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::ty
 TYPED_TEST_SUITE(HinesSplitTrunk, Configs, ConfigNames);
 
 TYPED_TEST(HinesSplitTrunk, SharedMorphologiesAndSizeClassesAreAccurateAndCloseToPerNeuron) {
-  using S = typename TypeParam::scalar;
-  using L = typename TypeParam::layout;
-  using M = typename TypeParam::memory;
-  const std::vector<TestCell> cells = hines::test::shared_and_size_class_cells();
-  for (std::size_t c = 0; c < cells.size(); ++c) {
-    SCOPED_TRACE(cells[c].name);
-    // 37 neurons: on a GPU a full block of 32 and a partial one.
-    const auto systems = population<S>(cells[c].cell, c == 1 ? 37 : 3, test_seed() + 100 * c);
-    const auto problem = hines::make_problem<S, L, M>(systems);
-    const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+  // AA0013 (whose trunk has the longest path) with 37 neurons, the others with 3.
+  const auto cells = hines::test::shared_and_size_class_cells();
+  const std::size_t aa = static_cast<std::size_t>(
+      std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; }) - cells.begin());
+  ASSERT_LT(aa, cells.size());
+  for_each_real_cell<TypeParam>(aa, 37, 3, [aa](std::size_t c, const auto& systems, const auto& problem, const auto& reference) {
     for (const auto& options : variants()) {
-      const auto r = run<TypeParam>(problem, options, c == 1);
+      const auto r = run<TypeParam>(problem, options, c == aa);
       expect_accurate_split(systems, r, name_of(options));
       expect_close(r, reference, name_of(options));
     }
-  }
+  });
 }
 
 TYPED_TEST(HinesSplitTrunk, TreesForestsAndBreakingShapesPaddedGroupedAndInPlace) {

@@ -49,23 +49,13 @@ using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::ty
 TYPED_TEST_SUITE(HinesSubtree, Configs, ConfigNames);
 
 TYPED_TEST(HinesSubtree, SharedMorphologiesAndSizeClassesEqualPerNeuron) {
-  using S = typename TypeParam::scalar;
-  using L = typename TypeParam::layout;
-  using M = typename TypeParam::memory;
-  const std::vector<TestCell> cells = hines::test::shared_and_size_class_cells();
-  for (std::size_t c = 0; c < cells.size(); ++c) {
-    SCOPED_TRACE(cells[c].name);
-    // 37 neurons: on a GPU a full team of 32 and a partial one.
-    const auto systems = population<S>(cells[c].cell, c == 0 ? 37 : 5, test_seed() + 100 * c);
-    const auto problem = hines::make_problem<S, L, M>(systems);
-    const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
-    for (int k : reference.status) ASSERT_EQ(k, 0);
+  for_each_real_cell<TypeParam>(0, 37, 5, [](std::size_t c, const auto&, const auto& problem, const auto& reference) {
     for (const auto& options : variants()) {
       const auto r = run<TypeParam>(problem, options, c == 0);
       EXPECT_TRUE(same_bits(r.x, reference.x)) << name_of(options);
       EXPECT_EQ(r.status, reference.status) << name_of(options);
     }
-  }
+  });
 }
 
 TYPED_TEST(HinesSubtree, TreesForestsAndBreakingShapesEqualPerNeuronPaddedGroupedAndInPlace) {
