@@ -68,12 +68,8 @@ int main(int argc, char** argv) {
         printf("\n");
       }
     const double copy = copy_bandwidth();
-    printf("copy %.0f GB/s\n", copy);
     const index_type N = 25600;
-    if (settings.size() == 1 && settings[0] == "profile") {  // for Nsight Compute: AA0013, 1,000 neurons
-      alone(aa0013, 1000, copy);
-      settings.clear();
-    }
+    profile_if_asked(settings, cells, copy);
     for (const std::string& setting : settings) {
 #ifdef TRIDIAG_SPLIT_DEPTH
       if (setting[0] == 's') {

@@ -103,3 +103,13 @@ inline std::vector<std::string> settings_of(int argc, char** argv, const char* o
   for (std::string s; in >> s;) settings.push_back(s);
   return settings;
 }
+
+/// Prints the copy bandwidth; with the single setting "profile" (for Nsight Compute) times AA0013
+/// at 1,000 neurons only and clears the settings.
+inline void profile_if_asked(std::vector<std::string>& settings, const TrunkCells& cells, double copy) {
+  printf("copy %.0f GB/s\n", copy);
+  if (settings.size() == 1 && settings[0] == "profile") {
+    alone(cells.aa0013, 1000, copy);
+    settings.clear();
+  }
+}

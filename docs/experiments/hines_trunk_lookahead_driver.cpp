@@ -27,14 +27,9 @@ int main(int argc, char** argv) {
   {
     std::vector<std::string> settings = settings_of(argc, argv, "0:0 32:1");
     const TrunkCells cells = trunk_cells(argv[1]);
-    const Named& aa0013 = cells.aa0013;
     const double copy = copy_bandwidth();
-    printf("copy %.0f GB/s\n", copy);
     const index_type N = 25600;
-    if (settings.size() == 1 && settings[0] == "profile") {  // for Nsight Compute: AA0013, 1,000 neurons
-      alone(aa0013, 1000, copy);
-      settings.clear();
-    }
+    profile_if_asked(settings, cells, copy);
     for (const std::string& setting : settings) {
       const auto colon = setting.find(':');
       setenv("TRIDIAG_TRUNK_LOOKAHEAD", setting.substr(0, colon).c_str(), 1);
