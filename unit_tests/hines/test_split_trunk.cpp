@@ -1,10 +1,11 @@
 // algo::SubtreeParallel with split_path (split_trunk.hpp): the trunk's longest path cut into one
-// segment per group and solved through composed maps. Within a few units of rounding of
-// algo::PerNeuron (itself checked against the oracle and the textbook sweep in
-// test_hines_solve.cpp), and checked against the oracle's accuracy bounds, on the shared
+// segment per group and solved through composed maps. Checked against the oracle's accuracy
+// bounds and against algo::PerNeuron (itself checked against the oracle and the textbook sweep in
+// test_hines_solve.cpp): the same status codes, x within rounding, on the shared
 // morphologies (AA0013's 664-row path), the size classes, random trees, forests and the shapes that
 // break a wrong sweep (numberings that are not depth-first among them), mixed batches padded and
-// grouped, in place, with and without solving the pad rows, every layout, float and double, for
+// grouped, in place, with and without solving the pad rows, on Flat, Interleaved and
+// BlockInterleaved<32>, float and double, for
 // several numbers of groups and thresholds (1: every trunk split, down to one-segment paths);
 // failures on the path and in its twigs (zero pivots, non-finite right-hand sides) give PerNeuron's
 // status codes and a NaN solution; only the teams holding a split trunk take its barriers. (The
@@ -38,6 +39,14 @@ using hines::test::TestCell;
 const std::vector<SubtreeParallel>& variants() {
   static const std::vector<SubtreeParallel> v = {SubtreeParallel{0, true, 64}, SubtreeParallel{2, true, 1},
                                                  SubtreeParallel{3, true, 1}, SubtreeParallel{8, true, 1},
+                                                 SubtreeParallel{16, true, 8}};
+  return v;
+}
+
+/// Fewer of them for the real cells (the costliest test): automatic, 3 groups with every trunk
+/// split, and 16 groups.
+const std::vector<SubtreeParallel>& real_cell_variants() {
+  static const std::vector<SubtreeParallel> v = {SubtreeParallel{0, true, 64}, SubtreeParallel{3, true, 1},
                                                  SubtreeParallel{16, true, 8}};
   return v;
 }
@@ -82,9 +91,13 @@ void expect_accurate_split(const std::vector<HinesSystem>& systems, const HinesR
   }
 }
 
+// The layouts SubtreeParallel is for (Interleaved, BlockInterleaved<32>) and Flat, where a
+// neuron's rows are contiguous: the split reads and writes through the same row accessors as the
+// rest of the kernel, whose every layout test_subtree_parallel.cpp runs (and CI's time is short).
 template <class C>
 class HinesSplitTrunk : public KokkosTest {};
-using Configs = to_gtest<product<RealScalars, AllLayouts, ExecSpaces>::type>::type;
+using SplitLayouts = list<layouts::Flat, layouts::Interleaved, layouts::BlockInterleaved<32>>;
+using Configs = to_gtest<product<RealScalars, SplitLayouts, ExecSpaces>::type>::type;
 TYPED_TEST_SUITE(HinesSplitTrunk, Configs, ConfigNames);
 
 TYPED_TEST(HinesSplitTrunk, SharedMorphologiesAndSizeClassesAreAccurateAndCloseToPerNeuron) {
@@ -94,7 +107,7 @@ TYPED_TEST(HinesSplitTrunk, SharedMorphologiesAndSizeClassesAreAccurateAndCloseT
       std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; }) - cells.begin());
   ASSERT_LT(aa, cells.size());
   for_each_real_cell<TypeParam>(aa, 37, 3, [aa](std::size_t c, const auto& systems, const auto& problem, const auto& reference) {
-    for (const auto& options : variants()) {
+    for (const auto& options : real_cell_variants()) {
       const auto r = run<TypeParam>(problem, options, c == aa);
       expect_accurate_split(systems, r, name_of(options));
       expect_close(r, reference, name_of(options));
