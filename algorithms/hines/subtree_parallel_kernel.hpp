@@ -175,6 +175,18 @@ struct SubtreeParallelKernel {
     auto check_rhs = [&](double v, index_type row) {
       if (!compat::isfinite(v) && row < bad_rhs_row) bad_rhs_row = row;
     };
+    // Substitutes path rows first..last from v, the x of the row above `first` (none for a root,
+    // path row 0); returns the x of `last`.
+    auto substitute = [&](int first, int last, double v) {
+      walk(first, last, 1, down, [&](int j, const PathRow& f) {
+        double xv = f.x;
+        if (j > 0) xv -= f.w * v;
+        if (!compat::isfinite(xv) && f.r < bad_x_row) bad_x_row = f.r;
+        x(f.r) = static_cast<Value>(xv);
+        v = xv;
+      });
+      return v;
+    };
     if (split)  // twigs: each group's, into its path rows
       for (int k = group; k < K; k += group_count) {
         const int first = begin(k), end = begin(k + 1);
@@ -283,15 +295,7 @@ struct SubtreeParallelKernel {
       for (int k = group; k < K; k += group_count) {
         const int l = lo(k), h = lo(k + 1);
         if (k == 0) {
-          double v = 0;
-          walk(0, h - 1, 1, down, [&](int j, const PathRow& f) {
-            double xv = f.x;
-            if (j > 0) xv -= f.w * v;
-            if (!compat::isfinite(xv) && f.r < bad_x_row) bad_x_row = f.r;
-            x(f.r) = static_cast<Value>(xv);
-            v = xv;
-          });
-          S(0, 0) = v;
+          S(0, 0) = substitute(0, h - 1, 0);
         } else {
           double mu = 0, nu = 1;
           walk(l, h - 1, 1, down, [&](int, const PathRow& f) {
@@ -306,15 +310,7 @@ struct SubtreeParallelKernel {
     if (split)  // E, then the segment's twigs
       for (int k = group; k < K; k += group_count) {
         const int l = lo(k), h = lo(k + 1);
-        if (k > 0) {
-          double v = S(k, 3);
-          walk(l, h - 1, 1, down, [&](int, const PathRow& f) {
-            const double xv = f.x - f.w * v;
-            if (!compat::isfinite(xv) && f.r < bad_x_row) bad_x_row = f.r;
-            x(f.r) = static_cast<Value>(xv);
-            v = xv;
-          });
-        }
+        if (k > 0) substitute(l, h - 1, S(k, 3));
         index_type previous_row = -1;
         Value previous{};
         for (int i = begin(k); i < begin(k + 1); ++i) {

@@ -62,7 +62,6 @@ struct SubtreePartition {
   /// The longest chain of a morphology: per level its largest group, then its trunk (rows walked
   /// one after another between barriers, each sweep).
   index_type critical_rows = 0;
-  index_type split_path = 0;  ///< algo::SubtreeParallel::split_path it was built for
 };
 
 namespace impl {
@@ -184,7 +183,6 @@ SubtreePartition<MemorySpace> make_subtree_partition(const int* parent, const in
   std::vector<TreePartition> cuts;
   SubtreePartition<MemorySpace> s;
   s.groups = groups;
-  s.split_path = split_path;
   for (index_type m = 0; m < count; ++m) {
     cuts.push_back(partition_tree(parent + m * rows, sizes[m], groups));
     s.levels = std::max(s.levels, cuts.back().levels);

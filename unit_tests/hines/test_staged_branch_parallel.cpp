@@ -72,7 +72,7 @@ TYPED_TEST(HinesStaged, SharedMorphologiesAndSizeClassesEqualPerNeuronInEverySta
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  const std::vector<TestCell> cells = hines::test::shared_and_size_class_cells();
+  const std::vector<TestCell>& cells = hines::test::shared_and_size_class_cells();
   int runs[3] = {0, 0, 0};  // per staging: every one must have run on some cell
   for (std::size_t c = 0; c < cells.size(); ++c) {
     SCOPED_TRACE(cells[c].name);
