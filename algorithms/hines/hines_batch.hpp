@@ -275,24 +275,27 @@ class HinesBatch {
   /// algo::SubtreeParallel's teams for this batch (subtree_team_plan.hpp): blocks of `lanes`
   /// neurons, `warps` groups per neuron (0: per block, automatic), `gpu`, budget_groups and
   /// team_groups_limit as impl::make_subtree_team_plan takes them, its partitions with
-  /// split_path (algo::SubtreeParallel::split_path). Built on the host the first time these
+  /// split_path for the morphologies with at most split_max_neurons neurons in the batch
+  /// (algo::SubtreeParallel's options of those names). Built on the host the first time these
   /// arguments are asked for (a pass over the morphology ids kept since construction, one copy to
   /// the device), then kept and shared by copies of this object: a time loop pays once. Safe to
   /// call from several host threads.
   const SubtreeTeamPlan<MemorySpace>& subtree_plan(int lanes, int warps, bool gpu, index_type budget_groups,
-                                                   int team_groups_limit, index_type split_path = 0) const {
+                                                   int team_groups_limit, index_type split_path = 0,
+                                                   index_type split_max_neurons = 0) const {
     static const SubtreeTeamPlan<MemorySpace> none{};
     if (!plans_) return none;  // default-constructed: no neurons
-    const std::array<index_type, 6> key{lanes, warps, gpu ? 1 : 0, budget_groups, team_groups_limit, split_path};
+    const std::array<index_type, 7> key{lanes,           warps,     gpu ? 1 : 0, budget_groups, team_groups_limit,
+                                        split_path, split_max_neurons};
     const std::lock_guard<std::mutex> lock(plans_->mutex);
     auto found = plans_->plan.find(key);
     if (found == plans_->plan.end())
       found = plans_->plan
                   .emplace(key, impl::make_subtree_team_plan<MemorySpace>(
                                     plans_->ids, morphologies_.host_sizes(), systems(), lanes, warps, gpu,
-                                    budget_groups, team_groups_limit,
-                                    [this, split_path](int groups) -> const SubtreePartition<MemorySpace>& {
-                                      return morphologies_.subtree_partition(groups, split_path);
+                                    budget_groups, team_groups_limit, split_max_neurons,
+                                    [this, split_path](int groups, bool split) -> const SubtreePartition<MemorySpace>& {
+                                      return morphologies_.subtree_partition(groups, split ? split_path : 0);
                                     }))
                   .first;
     return found->second;
@@ -303,7 +306,7 @@ class HinesBatch {
   struct Plans {
     std::mutex mutex;
     std::vector<int> ids;  ///< empty: morphology 0 for every neuron
-    std::map<std::array<index_type, 6>, SubtreeTeamPlan<MemorySpace>> plan;
+    std::map<std::array<index_type, 7>, SubtreeTeamPlan<MemorySpace>> plan;
   };
 
   Morphologies<MemorySpace> morphologies_;

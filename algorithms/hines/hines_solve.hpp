@@ -34,7 +34,8 @@
 // PerNeuron, BlockShared and SubtreeParallel skip the pad rows of a mixed batch (neither read nor
 // written) with solve_padding = false.
 // All run exactly the same operations per neuron: results are bitwise equal across kernels,
-// layouts, groupings and runs.
+// layouts, groupings and runs; but for SubtreeParallel with split_path, and so Automatic where it
+// splits (on a GPU, small batches of cells with long unbranched paths), within rounding.
 //
 // Asynchronous on `exec` (no hidden fence). Shapes are checked on the host first and a mismatch
 // throws tridiag::invalid_argument before anything is written; the topology was checked when the
@@ -140,8 +141,15 @@ struct SubtreeParallel {
   /// and 2,327 neurons 1.24 -> 0.74 and 1.32 -> 0.83 ms, 2.6% slower at 25,600; the 11 shared
   /// cells grouped at 25,600 neurons 1.78 -> 1.29 ms). 64 splits AA0013's trunk (a 664-row path
   /// with 8 groups), not the size classes' (at most 61 trunk rows). Results then differ from
-  /// PerNeuron's by rounding (not bitwise); status codes are its. Not taken by algo::Automatic.
+  /// PerNeuron's by rounding (not bitwise); status codes are its. algo::Automatic takes 64 for
+  /// the morphologies with few neurons in the batch (split_max_neurons).
   index_type split_path = 0;
+  /// With split_path: only the trunks of morphologies with at most this many neurons in the batch
+  /// are split (0, the default: every morphology's). A split pays where a morphology's blocks are
+  /// too few to share the multiprocessors, and costs a little where they are many (H100, double,
+  /// AA0013 alone: 1.52-1.58x faster at 3,000-4,224 neurons, 1.28x at 8,448, 1.02x at 12,800, 1.01x
+  /// at 16,896, 0.97x at 25,600; docs/performance.md, 2026-11-26).
+  index_type split_max_neurons = 0;
 };
 /// A warp per 8 neurons, 4 lanes per neuron, the neurons staged in shared memory: for batches of
 /// one morphology small enough for its team's scratch (warp_staged_runs: about 120 rows in double
@@ -159,12 +167,19 @@ struct WarpStaged {
 /// WarpStaged where it runs, on Interleaved and BlockInterleaved<8> from 1,600 neurons, in double
 /// and in float (impl::automatic_warp_staged); else, on a GPU, when the neurons alone cannot fill it and the
 /// cells are large: SubtreeParallel on Interleaved and BlockInterleaved<32>, BranchParallel on
-/// Flat; PerNeuron otherwise (automatic_algorithm).
+/// Flat; PerNeuron otherwise (automatic_algorithm). SubtreeParallel splits the long trunk paths
+/// of the morphologies with few neurons in the batch (impl::automatic_subtree_parallel): their
+/// neurons' results are then within rounding of PerNeuron's, not bitwise (unless split_trunks is
+/// false); every other kernel it runs gives PerNeuron's bits.
 struct Automatic {
   static constexpr const char* name() { return "hines_auto"; }
   /// Passed to the kernel chosen where it has the option (PerNeuron, SubtreeParallel; WarpStaged
   /// takes batches without pad rows; BranchParallel solves them always).
   bool solve_padding = true;
+  /// false: no trunk is split (SubtreeParallel::split_path = 0), so that every result is
+  /// PerNeuron's, bitwise, at the cost of the split's speed-up (up to 1.6x on small batches of
+  /// cells with long unbranched paths).
+  bool split_trunks = true;
 };
 }  // namespace algo
 
@@ -263,7 +278,33 @@ const auto& subtree_parallel_plan(const ExecSpace& exec, const Batch& batch, con
       0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, subtree_max_auto_groups, options.split_path > 0)));
   const int limit = std::max(1, probe.team_size_max(kernel, Kokkos::ParallelForTag()) / lanes);
   const index_type budget = device ? static_cast<index_type>(compat::concurrency(exec)) / (2 * lanes) : 0;
-  return batch.subtree_plan(lanes, options.warps, device, budget, limit, options.split_path);
+  return batch.subtree_plan(lanes, options.warps, device, budget, limit, options.split_path,
+                            options.split_max_neurons);
+}
+
+/// The trunk paths algo::Automatic's SubtreeParallel splits: 64 rows and more (AA0013's 664-row
+/// path with 8 groups; the size classes' trunks have at most 61 rows, the other shared cells' 55).
+constexpr index_type automatic_split_path = 64;
+
+/// The most neurons of a morphology whose trunk algo::Automatic's SubtreeParallel splits, on a GPU
+/// running `concurrency` threads at once: concurrency / 16, 16,896 on an H100 (132
+/// multiprocessors, 4 blocks of 32 neurons each). H100, double, AA0013 alone (f6a2d97,
+/// docs/performance.md 2026-11-26): split against not, 0.85 vs 1.34 ms at 3,000 neurons, 0.92 vs
+/// 1.40 at 4,224, 1.31 vs 1.68 at 8,448, 2.09 vs 2.13 at 12,800, 2.40 vs 2.43 at 16,896, 3.27 vs
+/// 3.18 at 25,600.
+constexpr index_type automatic_split_max_neurons(index_type concurrency) { return concurrency / 16; }
+
+/// The options algo::Automatic runs algo::SubtreeParallel with on `exec` (where it runs it).
+template <class ExecSpace>
+algo::SubtreeParallel automatic_subtree_parallel(const ExecSpace& exec, const algo::Automatic& automatic) {
+  algo::SubtreeParallel subtree;
+  subtree.solve_padding = automatic.solve_padding;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  if (automatic.split_trunks && !host) {
+    subtree.split_path = automatic_split_path;
+    subtree.split_max_neurons = automatic_split_max_neurons(static_cast<index_type>(compat::concurrency(exec)));
+  }
+  return subtree;
 }
 }  // namespace impl
 
@@ -519,6 +560,24 @@ const SubtreeTeamPlan<MemorySpace>& subtree_parallel_plan(const ExecSpace& exec,
   return impl::subtree_parallel_plan(exec, batch, options, kernel);
 }
 
+/// Whether hines::solve with `automatic` splits a trunk of `batch` on `exec` (it runs
+/// SubtreeParallel there and some morphology's trunk is split, impl::automatic_subtree_parallel):
+/// the results of such morphologies' neurons are then within rounding of PerNeuron's, not bitwise.
+/// false on host spaces. Builds what the solve would build on first use (the plan).
+template <class RhsScalar, class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
+bool automatic_splits_trunks(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
+                             const algo::Automatic& automatic = {}) {
+  // The order of hines::solve's algo::Automatic branch.
+  if (impl::automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(batch.systems()) &&
+      impl::warp_staged_tables<ExecSpace, RhsScalar>(batch) != nullptr)
+    return false;
+  if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
+    if (automatic_algorithm<ExecSpace, Layout>(exec, batch.systems(), batch.rows()) == Kernel::subtree_parallel)
+      return subtree_parallel_plan<RhsScalar>(exec, batch, impl::automatic_subtree_parallel(exec, automatic)).splits;
+  }
+  return false;
+}
+
 /// Solves A x = rhs for every neuron of the batch (one thread per neuron, `algorithm` picks the
 /// kernel; see the file comment). x may be the same BatchVector as rhs (in place); x's pad rows
 /// get rhs / d (0 for batches from make_problem), or are left untouched, neither read nor
@@ -591,9 +650,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
         std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;
     if constexpr (subtree_layout) {
       if (kernel == Kernel::subtree_parallel) {
-        algo::SubtreeParallel subtree;
-        subtree.solve_padding = algorithm.solve_padding;
-        solve(exec, batch, rhs, x, status, workspace, subtree);
+        solve(exec, batch, rhs, x, status, workspace, impl::automatic_subtree_parallel(exec, algorithm));
         return;
       }
     }
@@ -640,6 +697,8 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     require(algorithm.warps >= 0, where, "algo::SubtreeParallel::warps = ", algorithm.warps, " is negative");
     require(algorithm.split_path >= 0, where, "algo::SubtreeParallel::split_path = ", algorithm.split_path,
             " is negative");
+    require(algorithm.split_max_neurons >= 0, where, "algo::SubtreeParallel::split_max_neurons = ",
+            algorithm.split_max_neurons, " is negative");
     constexpr int lanes = impl::subtree_lanes<ExecSpace>();
     // (The league size limit is checked when the plan is built, before the launch.)
     workspace = impl::workspace_for(where, systems, rows, workspace);
@@ -650,6 +709,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     const auto& plan = impl::subtree_parallel_plan(exec, batch, algorithm, kernel);
     kernel.part = plan.cut;
     kernel.units = plan.units;
+    kernel.split_trunks = plan.splits;  // the split's scratch and barriers only where some team splits
     auto policy = compat::light_weight(Policy(exec, plan.teams(), lanes * plan.team_groups));
     policy.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, plan.team_groups, kernel.split_trunks)));
     Kokkos::parallel_for("tridiag::hines::solve_subtree_parallel", policy, kernel);

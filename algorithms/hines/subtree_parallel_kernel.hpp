@@ -60,7 +60,7 @@ struct SubtreeParallelKernel {
   index_type systems;
   int lanes;           ///< neurons per block (32 on a GPU, 1 on host spaces)
   bool solve_padding;  ///< algo::SubtreeParallel::solve_padding
-  bool split_trunks;   ///< algo::SubtreeParallel::split_path > 0: the partition may hold split trunks
+  bool split_trunks;   ///< the partition may hold split trunks (SubtreeTeamPlan::splits; before the plan, split_path > 0)
 
   /// A neuron's failure flags in team scratch (flag f of lane l of the team's block j at
   /// (j * flag_count + f) * lanes + l).

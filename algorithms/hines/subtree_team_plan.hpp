@@ -82,6 +82,7 @@ struct SubtreeTeamPlan : SubtreeUnitFields {
   SubtreePartition<MemorySpace> cut;
   std::vector<int> groups;  ///< the distinct g, increasing
   int team_groups = 1;      ///< groups (warps on a GPU) per team
+  bool splits = false;      ///< whether some team holds a split trunk (units' split_trunk column)
   int teams() const { return static_cast<int>(units.extent(0)); }
 };
 
@@ -198,26 +199,33 @@ inline std::vector<std::array<int, 4>> subtree_team_units(const std::vector<int>
 }
 
 /// Partitions (one per number of groups, each of `count` morphologies) stacked row-wise in one
-/// set of tables.
+/// set of tables: morphology m's rows from parts[q][1] (its trunk split where its path is long
+/// enough) where split[m], else from parts[q][0] (the two differ only in their trunks).
 template <class MemorySpace>
-SubtreePartition<MemorySpace> stack_subtree_partitions(const std::vector<const SubtreePartition<MemorySpace>*>& parts,
-                                                       index_type count) {
+SubtreePartition<MemorySpace> stack_subtree_partitions(
+    const std::vector<std::array<const SubtreePartition<MemorySpace>*, 2>>& parts, const std::vector<char>& split,
+    index_type count) {
   using Partition = SubtreePartition<MemorySpace>;
   std::vector<std::vector<int>> run_begin, runs, trunk;
   Partition stacked;
   stacked.trunk_size = typename Partition::column("tridiag::hines::subtree_plan_trunk_size", parts.size() * count);
   auto trunk_size = Kokkos::create_mirror_view(stacked.trunk_size);
   index_type row = 0;
-  for (const Partition* p : parts) {
-    const auto h_begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p->run_begin);
-    const auto h_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p->runs);
-    const auto h_trunk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p->trunk);
-    const auto h_size = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p->trunk_size);
+  for (const auto& pair : parts) {
+    const auto h_begin = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pair[0]->run_begin);
+    const auto h_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pair[0]->runs);
+    std::array<decltype(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pair[0]->trunk)), 2> h_trunk;
+    std::array<decltype(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pair[0]->trunk_size)), 2> h_size;
+    for (int k = 0; k < 2; ++k) {
+      h_trunk[k] = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pair[k]->trunk);
+      h_size[k] = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pair[k]->trunk_size);
+    }
     for (index_type m = 0; m < count; ++m, ++row) {
+      const int k = split[static_cast<std::size_t>(m)] ? 1 : 0;
       run_begin.emplace_back(&h_begin(m, 0), &h_begin(m, 0) + h_begin.extent(1));
       runs.emplace_back(&h_runs(m, 0), &h_runs(m, 0) + h_runs.extent(1));
-      trunk.emplace_back(&h_trunk(m, 0), &h_trunk(m, 0) + h_trunk.extent(1));
-      trunk_size(row) = h_size(m);
+      trunk.emplace_back(&h_trunk[k](m, 0), &h_trunk[k](m, 0) + h_trunk[k].extent(1));
+      trunk_size(row) = h_size[k](m);
     }
   }
   Kokkos::deep_copy(stacked.trunk_size, trunk_size);
@@ -249,13 +257,15 @@ inline double subtree_plan_makespan(const std::vector<int>& g, const std::vector
 
 /// The plan for `systems` neurons whose morphology sizes (real rows) are morphology_rows[id(s)]
 /// (ids empty: morphology 0 for every neuron). team_groups_limit: the most groups a team may run
-/// (the space's team size limit over lanes). partition_for(g): the morphologies' partition for g
-/// groups (Morphologies::subtree_partition).
+/// (the space's team size limit over lanes). partition_for(g, split): the morphologies' partition
+/// for g groups (Morphologies::subtree_partition), with its long trunk paths split where `split`
+/// (and algo::SubtreeParallel::split_path > 0); a morphology's split one is taken where the batch
+/// has at most split_max_neurons of its neurons (0: no limit; SubtreeParallel::split_max_neurons).
 template <class MemorySpace, class PartitionFor>
 SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids, const std::vector<int>& morphology_rows,
                                                     index_type systems, int lanes, int warps, bool gpu,
                                                     index_type budget_groups, int team_groups_limit,
-                                                    const PartitionFor& partition_for) {
+                                                    index_type split_max_neurons, const PartitionFor& partition_for) {
   using Plan = SubtreeTeamPlan<MemorySpace>;
   const index_type block_count = (systems + lanes - 1) / lanes;
   require(block_count <= INT_MAX, "hines::solve", "batch of ", systems, " neurons exceeds the league size limit");
@@ -292,20 +302,26 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
   plan.groups = g;
   std::sort(plan.groups.begin(), plan.groups.end());
   plan.groups.erase(std::unique(plan.groups.begin(), plan.groups.end()), plan.groups.end());
-  std::vector<const SubtreePartition<MemorySpace>*> parts;
-  for (int groups : plan.groups) parts.push_back(&partition_for(groups));
   const index_type count = static_cast<index_type>(morphology_rows.size());
-  plan.cut = stack_subtree_partitions<MemorySpace>(parts, count);
+  std::vector<index_type> neurons_of(static_cast<std::size_t>(count), 0);
+  if (ids.empty() && count > 0) neurons_of[0] = systems;
+  for (int id : ids) ++neurons_of[static_cast<std::size_t>(id)];
+  std::vector<char> split(static_cast<std::size_t>(count));
+  for (index_type m = 0; m < count; ++m)
+    split[static_cast<std::size_t>(m)] = split_max_neurons == 0 || neurons_of[static_cast<std::size_t>(m)] <= split_max_neurons;
+  std::vector<std::array<const SubtreePartition<MemorySpace>*, 2>> pairs;
+  for (int groups : plan.groups) pairs.push_back({&partition_for(groups, false), &partition_for(groups, true)});
+  plan.cut = stack_subtree_partitions<MemorySpace>(pairs, split, count);
   const auto units = subtree_team_units(g, pieces, plan.team_groups);
   plan.units = decltype(plan.units)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::subtree_units"),
                                     units.size());
   auto host = Kokkos::create_mirror_view(plan.units);
-  // Which morphologies have a split trunk in each partition.
-  std::vector<std::vector<int>> split_in(parts.size());
-  for (std::size_t q = 0; q < parts.size(); ++q) {
-    const auto sizes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parts[q]->trunk_size);
-    for (index_type m = 0; m < count; ++m) split_in[q].push_back(sizes(m) == split_trunk_marker);
-  }
+  // Which morphologies have a split trunk in each stacked partition.
+  const auto stacked_sizes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.cut.trunk_size);
+  std::vector<std::vector<int>> split_in(pairs.size());
+  for (std::size_t q = 0; q < pairs.size(); ++q)
+    for (index_type m = 0; m < count; ++m)
+      split_in[q].push_back(stacked_sizes(static_cast<index_type>(q) * count + m) == split_trunk_marker);
   for (std::size_t u = 0; u < units.size(); ++u) {
     const int groups = units[u][2];
     const std::size_t q = static_cast<std::size_t>(
@@ -314,7 +330,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
     host(u, Plan::blocks) = units[u][1];
     host(u, Plan::groups_per_neuron) = groups;
     host(u, Plan::partition_row) = static_cast<int>(q * count);
-    host(u, Plan::levels) = parts[q]->levels;
+    host(u, Plan::levels) = pairs[q][0]->levels;
     host(u, Plan::morphology) = units[u][3];
     int splits = 0;
     const index_type first_slot = static_cast<index_type>(units[u][0]) * lanes;
@@ -324,6 +340,7 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
       if (units[u][3] < 0 || units[u][3] == id) splits = split_in[q][static_cast<std::size_t>(id)];
     }
     host(u, Plan::split_trunk) = splits;
+    plan.splits = plan.splits || splits != 0;
   }
   Kokkos::deep_copy(plan.units, host);
   return plan;

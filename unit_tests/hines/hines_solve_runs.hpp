@@ -4,6 +4,8 @@
 // and padding are untouched; bitwise comparison; random populations of a cell and their accuracy
 // against the oracle; systems on given trees and the tree shapes that break a wrong sweep.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -110,6 +112,56 @@ HinesResult<typename C::scalar> run(
   r.status.resize(problem.neuron_at_slot.size());
   for (std::size_t s = 0; s < r.status.size(); ++s) r.status[problem.neuron_at_slot[s]] = st(s);
   return r;
+}
+
+/// The same status codes as `reference` (PerNeuron's run), NaN where it is NaN, elsewhere
+/// |x - reference| <= 4096 eps max |reference| per neuron: a net for wrong answers (which are off
+/// by O(1)); accuracy itself is checked against the oracle (expect_accurate). Both solves
+/// are within those bounds, not within a few units of each other: the split's pivots reach a
+/// segment's end through composed maps (4e-13 of max |x| measured on the backward-Euler steps of
+/// the shared cells, double).
+template <class S>
+void expect_close(const HinesResult<S>& r, const HinesResult<S>& reference, const std::string& what) {
+  ASSERT_EQ(r.status, reference.status) << what;
+  ASSERT_EQ(r.x.size(), reference.x.size()) << what;
+  for (std::size_t k = 0; k < r.x.size(); ++k) {
+    ASSERT_EQ(r.x[k].size(), reference.x[k].size()) << what;
+    double scale = 0;
+    for (S v : reference.x[k]) scale = std::max(scale, std::fabs(static_cast<double>(v)));
+    const double bound = 4096 * static_cast<double>(std::numeric_limits<S>::epsilon()) * scale;
+    for (std::size_t i = 0; i < r.x[k].size(); ++i) {
+      const double u = static_cast<double>(r.x[k][i]), v = static_cast<double>(reference.x[k][i]);
+      if (v != v) {
+        ASSERT_TRUE(u != u) << what << ", neuron " << k << ", row " << i << ": not NaN";
+        continue;
+      }
+      ASSERT_LE(std::fabs(u - v), bound) << what << ", neuron " << k << ", row " << i;
+    }
+  }
+}
+
+/// algo::Automatic on `problem` (the default, and without splits) against `reference`,
+/// PerNeuron's run: bitwise, but where it splits a trunk (automatic_splits_trunks: on a GPU, small
+/// batches of cells with long unbranched paths), then expect_close.
+template <class C>
+void expect_automatic_matches(const hines::HinesProblem<typename C::scalar, typename C::layout, typename C::memory>& problem,
+                              const HinesResult<typename C::scalar>& reference, const std::string& what,
+                              bool solve_padding = true) {
+  using S = typename C::scalar;
+  hines::algo::Automatic automatic;
+  automatic.solve_padding = solve_padding;
+  const HinesResult<S> r = run<C>(problem, automatic, false);
+  if (hines::automatic_splits_trunks<S>(typename C::exec(), problem.matrix, automatic)) {
+    expect_close(r, reference, what + ": Automatic (split trunks)");
+  } else {
+    EXPECT_TRUE(same_bits(r.x, reference.x)) << what << ": Automatic";
+    EXPECT_EQ(r.status, reference.status) << what << ": Automatic";
+  }
+  automatic.split_trunks = false;
+  EXPECT_FALSE(hines::automatic_splits_trunks<S>(typename C::exec(), problem.matrix, automatic)) << what;
+  const HinesResult<S> unsplit = run<C>(problem, automatic, false);
+  EXPECT_TRUE(same_bits(unsplit.x, reference.x)) << what << ": Automatic without splits";
+  EXPECT_EQ(unsplit.status, reference.status) << what << ": Automatic without splits";
 }
 
 /// `count` random backward-Euler steps of one cell, rounded to S.

@@ -6,7 +6,8 @@
 // per-morphology solves; failures, bad input and empty batches; the folded backward sweep
 // (serial_hines.hpp) bit for bit against the textbook copy-then-sweep on trees that break a wrong
 // fold, in place and not, and its reporting of the lowest non-finite rhs row; the per-morphology
-// tree links; the choice of algo::Automatic.
+// tree links; the choice of algo::Automatic and its results (PerNeuron's bits, within rounding
+// where it splits a trunk: expect_automatic_matches).
 
 #include <algorithm>
 #include <cstring>
@@ -69,7 +70,7 @@ TYPED_TEST(HinesSolve, RandomTreesAndForestsMatchTheOracle) {
   EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BranchParallel{}).x, r.x)) << "BranchParallel";
   // Several threads per neuron on every backend (host spaces default to one).
   EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::BranchParallel{4}).x, r.x)) << "BranchParallel{4}";
-  EXPECT_TRUE(same_bits(run<TypeParam>(problem, hines::algo::Automatic{}).x, r.x)) << "Automatic";
+  expect_automatic_matches<TypeParam>(problem, r, "random trees");
 }
 
 TYPED_TEST(HinesSolve, MixedBatchesPaddedAndGroupedEqualPerMorphologySolves) {
@@ -341,7 +342,8 @@ TYPED_TEST(HinesSolve, FoldedSweepEqualsTheTextbookSweepBitwise) {
     check(run<TypeParam>(problem, hines::algo::BlockShared<4>{}, false), how + "BlockShared<4>");
     check(run<TypeParam>(problem, hines::algo::BranchParallel{}, false), how + "BranchParallel");
     check(run<TypeParam>(problem, hines::algo::BranchParallel{3}, false), how + "BranchParallel{3}");
-    check(run<TypeParam>(problem, hines::algo::Automatic{}, false), how + "Automatic");
+    check(run<TypeParam>(problem, hines::algo::Automatic{true, false}, false), how + "Automatic without splits");
+    expect_automatic_matches<TypeParam>(problem, run<TypeParam>(problem, hines::algo::PerNeuron{}, false), how);
     check(run_in_place<TypeParam>(problem), how + "PerNeuron in place");
     check(run_in_place<TypeParam>(problem, hines::algo::BlockShared<4>{}), how + "BlockShared<4> in place");
     check(run_in_place<TypeParam>(problem, hines::algo::BranchParallel{}), how + "BranchParallel in place");

@@ -8,13 +8,15 @@
 // BlockInterleaved<32>, float and double, for
 // several numbers of groups and thresholds (1: every trunk split, down to one-segment paths);
 // failures on the path and in its twigs (zero pivots, non-finite right-hand sides) give PerNeuron's
-// status codes and a NaN solution; only the teams holding a split trunk take its barriers. (The
-// table on the host: test_split_trunk_table.cpp.)
+// status codes and a NaN solution; only the teams holding a split trunk take its barriers;
+// split_max_neurons splits only the morphologies with few neurons (the others keep PerNeuron's
+// bits); algo::Automatic's rule and its results. (The table on the host: test_split_trunk_table.cpp.)
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
 #include <tridiag/algorithms/hines/split_trunk.hpp>
@@ -49,32 +51,6 @@ const std::vector<SubtreeParallel>& real_cell_variants() {
   static const std::vector<SubtreeParallel> v = {SubtreeParallel{0, true, 64}, SubtreeParallel{3, true, 1},
                                                  SubtreeParallel{16, true, 8}};
   return v;
-}
-
-/// The same status codes as `reference` (PerNeuron's run), NaN where it is NaN, elsewhere
-/// |x - reference| <= 4096 eps max |reference| per neuron: a net for wrong answers (which are off
-/// by O(1)); accuracy itself is checked against the oracle (expect_accurate). Both solves
-/// are within those bounds, not within a few units of each other: the split's pivots reach a
-/// segment's end through composed maps (4e-13 of max |x| measured on the backward-Euler steps of
-/// the shared cells, double).
-template <class S>
-void expect_close(const HinesResult<S>& r, const HinesResult<S>& reference, const std::string& what) {
-  ASSERT_EQ(r.status, reference.status) << what;
-  ASSERT_EQ(r.x.size(), reference.x.size()) << what;
-  for (std::size_t k = 0; k < r.x.size(); ++k) {
-    ASSERT_EQ(r.x[k].size(), reference.x[k].size()) << what;
-    double scale = 0;
-    for (S v : reference.x[k]) scale = std::max(scale, std::fabs(static_cast<double>(v)));
-    const double bound = 4096 * static_cast<double>(std::numeric_limits<S>::epsilon()) * scale;
-    for (std::size_t i = 0; i < r.x[k].size(); ++i) {
-      const double u = static_cast<double>(r.x[k][i]), v = static_cast<double>(reference.x[k][i]);
-      if (v != v) {
-        ASSERT_TRUE(u != u) << what << ", neuron " << k << ", row " << i << ": not NaN";
-        continue;
-      }
-      ASSERT_LE(std::fabs(u - v), bound) << what << ", neuron " << k << ", row " << i;
-    }
-  }
 }
 
 /// The backward error a split trunk may reach, in units of the sequential sweep's bound
@@ -257,6 +233,86 @@ TYPED_TEST(HinesSplitTrunk, OnlyTheTeamsHoldingASplitTrunkTakeItsBarriers) {
   }
   EXPECT_GT(splitting, 0);
   EXPECT_GT(plain, 0);
+}
+
+TYPED_TEST(HinesSplitTrunk, SplitMaxNeuronsSplitsOnlyTheMorphologiesWithFewNeurons) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using E = typename TypeParam::exec;
+  using Plan = hines::SubtreeTeamPlan<M>;
+  // 40 neurons of AA0013 and 70 of a 300-row chain (both trunks split with 8 groups and
+  // split_path 64), grouped; at most 50 neurons split: AA0013's trunk only.
+  const auto& cells = test_cells();
+  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
+  ASSERT_TRUE(aa != cells.end());
+  std::vector<HinesSystem> systems = population<S>(aa->cell, 40, test_seed());
+  std::vector<int> chain(300);
+  for (int i = 0; i < 300; ++i) chain[static_cast<std::size_t>(i)] = i - 1;
+  for (int k = 0; k < 70; ++k) systems.push_back(rounded<S>(on_tree(chain, test_seed() + 100 + k)));
+  const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::by_morphology);
+  const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+  const int aa_id = problem.morphology_of_neuron[0];
+  const auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), problem.matrix.morphology_of());
+  const index_type lanes = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible ? 1 : 32;
+  for (const index_type most : {index_type(0), index_type(50), index_type(39)}) {
+    SubtreeParallel options{8, true, 64};
+    options.split_max_neurons = most;
+    const std::string what = name_of(options) + ", split_max_neurons " + std::to_string(most);
+    const auto& plan = hines::subtree_parallel_plan<S>(E(), problem.matrix, options);
+    const auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
+    bool any = false;
+    for (int u = 0; u < plan.teams(); ++u) {
+      bool aa_lanes = false, chain_lanes = false;
+      for (index_type b = units(u, Plan::first_block); b < units(u, Plan::first_block) + units(u, Plan::blocks); ++b)
+        for (index_type slot = b * lanes; slot < std::min<index_type>((b + 1) * lanes, problem.matrix.systems()); ++slot)
+          if (units(u, Plan::morphology) < 0 || units(u, Plan::morphology) == ids(slot))
+            (ids(slot) == aa_id ? aa_lanes : chain_lanes) = true;
+      const bool expected = (aa_lanes && most != 39) || (chain_lanes && most == 0);
+      EXPECT_EQ(units(u, Plan::split_trunk), expected ? 1 : 0) << what << ", team " << u;
+      any = any || expected;
+    }
+    EXPECT_EQ(plan.splits, any) << what;
+    EXPECT_EQ(plan.splits, most != 39) << what;
+    const auto r = run<TypeParam>(problem, options, false);
+    expect_accurate(systems, r, what, split_omega_factor);
+    expect_close(r, reference, what);
+    // The neurons whose trunk is not split: PerNeuron's bits.
+    for (std::size_t k = 0; k < systems.size(); ++k) {
+      const bool aa_neuron = problem.morphology_of_neuron[k] == aa_id;
+      const bool split = most == 0 || (aa_neuron && most != 39);
+      if (!split) EXPECT_TRUE(same_bits(r.x[k], reference.x[k])) << what << ", neuron " << k;
+    }
+  }
+}
+
+TYPED_TEST(HinesSplitTrunk, AutomaticSplitsTheTrunksOfMorphologiesWithFewNeuronsOnAGpu) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using E = typename TypeParam::exec;
+  // The rule: an H100 (132 multiprocessors x 2,048 threads) splits morphologies of up to 16,896
+  // neurons; on this space the options Automatic runs SubtreeParallel with.
+  EXPECT_EQ(hines::impl::automatic_split_max_neurons(132 * 2048), 16896);
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible;
+  const SubtreeParallel chosen = hines::impl::automatic_subtree_parallel(E(), hines::algo::Automatic{});
+  EXPECT_EQ(chosen.split_path, host ? 0 : 64);
+  EXPECT_EQ(chosen.split_max_neurons,
+            host ? 0 : hines::impl::automatic_split_max_neurons(static_cast<index_type>(compat::concurrency(E()))));
+  EXPECT_EQ(hines::impl::automatic_subtree_parallel(E(), hines::algo::Automatic{true, false}).split_path, 0);
+  // 40 neurons of AA0013: split where Automatic runs SubtreeParallel (a GPU, Interleaved and
+  // BlockInterleaved<32>), and then within rounding of PerNeuron; bitwise elsewhere.
+  const auto& cells = test_cells();
+  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
+  ASSERT_TRUE(aa != cells.end());
+  const std::vector<HinesSystem> systems = population<S>(aa->cell, 40, test_seed());
+  const auto problem = hines::make_problem<S, L, M>(systems);
+  constexpr bool subtree_layout =
+      std::is_same_v<L, layouts::Interleaved> || std::is_same_v<L, layouts::BlockInterleaved<32>>;
+  EXPECT_EQ(hines::automatic_splits_trunks<S>(E(), problem.matrix), !host && subtree_layout);
+  const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
+  expect_accurate(systems, run<TypeParam>(problem, hines::algo::Automatic{}, false), "Automatic", split_omega_factor);
+  expect_automatic_matches<TypeParam>(problem, reference, "AA0013");
 }
 
 TYPED_TEST(HinesSplitTrunk, BadOptionsThrowBeforeWriting) {

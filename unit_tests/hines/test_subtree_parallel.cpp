@@ -467,12 +467,12 @@ hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_of(const std::vector<int>& rows, 
     parents.push_back(chain);
   }
   const auto morphologies = hines::make_morphologies<Kokkos::HostSpace>(parents);
-  auto partition_for = [&](int g) -> const hines::SubtreePartition<Kokkos::HostSpace>& {
+  auto partition_for = [&](int g, bool) -> const hines::SubtreePartition<Kokkos::HostSpace>& {
     return morphologies.subtree_partition(g);
   };
   return hines::impl::make_subtree_team_plan<Kokkos::HostSpace>(ids, morphologies.host_sizes(),
                                                                 static_cast<index_type>(ids.size()), 32, warps, gpu,
-                                                                budget, 32, partition_for);
+                                                                budget, 32, 0, partition_for);
 }
 
 /// plan_of a batch of `blocks[k]` blocks of 32 neurons of chain k, in that order.
