@@ -242,9 +242,11 @@ class Population {
   };
 
   /// The solver of every step: algo::Automatic, pad rows skipped (nothing reads them). On a GPU
-  /// that is SubtreeParallel for batches the neurons alone cannot fill and WarpStaged for small
-  /// cells, where one thread per neuron (the default of hines::solve, used here until 2026-11-26)
-  /// walked every neuron's chain through the largest cell's rows, pad rows included.
+  /// that is SubtreeParallel for batches the neurons alone cannot fill (with the long trunk paths
+  /// of cells with few neurons split: such neurons' voltages within rounding of PerNeuron's) and
+  /// WarpStaged for small cells, where one thread per neuron (the default of hines::solve, used
+  /// here until 2026-11-26) walked every neuron's chain through the largest cell's rows, pad rows
+  /// included.
   static algo::Automatic solver() {
     algo::Automatic automatic;
     automatic.solve_padding = false;

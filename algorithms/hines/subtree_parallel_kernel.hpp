@@ -53,6 +53,8 @@ struct SubtreeParallelKernel {
   using Matrix = typename decltype(Operands::w)::value_type;
   using Value = typename decltype(Operands::x)::value_type;
   enum Flag { tree_pivot, bad_rhs, bad_x, pad_pivot, flag_count };
+  /// Pad rows a group loads at once (step 3).
+  static constexpr int pad_rows_in_flight = 4;
 
   Partition part;  ///< the plan's partitions, stacked (SubtreeTeamPlan::cut)
   Units units;     ///< per team: SubtreeTeamPlan::units
@@ -461,15 +463,29 @@ struct SubtreeParallelKernel {
             }
           }
           if (level > 0) continue;
-          // Padding: diagonal rows, as SerialHines solves them.
-          for (index_type i = n + k; i < solved; i += groups) {
-            const Matrix di = d(i);
-            if (!impl::usable_pivot(di) && i < pad_failed) pad_failed = i;
-            const Value ri = rhs(i);
-            if (!compat::isfinite(ri) && i < pad_bad_rhs) pad_bad_rhs = i;
-            const Value xi = ri / di;
-            if (!compat::isfinite(xi) && i < bad) bad = i;
-            x(i) = xi;
+          // Padding: diagonal rows, as SerialHines solves them, pad_rows_in_flight rows' loads
+          // issued before their divisions and stores (one row at a time, each store kept the next
+          // row's loads waiting: a row per memory round trip, most of a small cell's time in a
+          // batch padded to a large one).
+          for (index_type first = n + k; first < solved; first += pad_rows_in_flight * groups) {
+            Matrix dv[pad_rows_in_flight];
+            Value rv[pad_rows_in_flight];
+#pragma unroll
+            for (int u = 0; u < pad_rows_in_flight; ++u) {
+              const index_type i = first + u * groups;
+              dv[u] = i < solved ? d(i) : Matrix(1);
+              rv[u] = i < solved ? rhs(i) : Value(0);
+            }
+#pragma unroll
+            for (int u = 0; u < pad_rows_in_flight; ++u) {
+              const index_type i = first + u * groups;
+              if (i >= solved) break;
+              if (!impl::usable_pivot(dv[u]) && i < pad_failed) pad_failed = i;
+              if (!compat::isfinite(rv[u]) && i < pad_bad_rhs) pad_bad_rhs = i;
+              const Value xi = rv[u] / dv[u];
+              if (!compat::isfinite(xi) && i < bad) bad = i;
+              x(i) = xi;
+            }
           }
         }
       }

@@ -234,7 +234,7 @@ struct WarpStagedKernel {
         if (step < S) {
           const int2 entry = reinterpret_cast<const int2*>(TE)[step * G + k];  // one 8-byte load
           const int e0 = entry.x, e1 = entry.y;
-          const int li = e0 & 0xffff, si = e0 >> 16, p = e1 & 0xffff, flags = e1 >> 16;
+          const int si = e0 >> 16, p = e1 & 0xffff, flags = e1 >> 16;
           const int next = step + 1 < S ? load_row(TE, step + 1) : n;
           const Matrix wn = D[next * NPW + m];
           const Value xn = R[next * NPW + m];
