@@ -25,6 +25,7 @@
 #include <limits>
 #include <ostream>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tridiag/algorithms/hines/backward_euler.hpp>
 #include <tridiag/algorithms/hines/discretization.hpp>
@@ -70,6 +71,13 @@ inline const std::vector<TestCell>& test_cells() {
     return out;
   }();
   return cells;
+}
+
+/// The test cell whose name starts with `prefix` ("AA0013.swc", "small-low"); throws if none does.
+inline const TestCell& test_cell(const std::string& prefix) {
+  for (const TestCell& c : test_cells())
+    if (c.name.rfind(prefix, 0) == 0) return c;
+  throw std::invalid_argument("no test cell named " + prefix);
 }
 
 /// The seed's six size classes (size_classes.hpp), each at its own max_length_um, named by class.

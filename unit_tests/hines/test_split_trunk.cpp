@@ -159,9 +159,7 @@ TYPED_TEST(HinesSplitTrunk, FailuresOnThePathAndItsTwigsGiveThePerNeuronStatusAn
   // AA0013 (its trunk's path: 664 rows with 8 groups): failing pivots and non-finite rhs on path
   // rows deep, in the middle and near the root (different segments: the highest pivot, the lowest
   // rhs reported), on twigs, and both; healthy neurons between.
-  const auto& cells = test_cells();
-  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
-  ASSERT_TRUE(aa != cells.end());
+  const TestCell* aa = &hines::test::test_cell("AA0013.swc");
   const auto& cell = aa->cell;
   // The trunk's path and a twig of the 8-group partition, from the host encoding.
   const auto cut = hines::impl::partition_tree(cell.parent.data(), cell.size(), 8);
@@ -208,9 +206,7 @@ TYPED_TEST(HinesSplitTrunk, OnlyTheTeamsHoldingASplitTrunkTakeItsBarriers) {
   using M = typename TypeParam::memory;
   using Plan = hines::SubtreeTeamPlan<M>;
   // 40 neurons of AA0013 (its trunk split with 8 groups) and 40 of small-low (not split), grouped.
-  const auto& cells = test_cells();
-  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
-  ASSERT_TRUE(aa != cells.end());
+  const TestCell* aa = &hines::test::test_cell("AA0013.swc");
   std::vector<HinesSystem> systems = population<S>(aa->cell, 40, test_seed());
   for (auto& neuron : population<S>(size_class_cells().front().cell, 40, test_seed() + 1)) systems.push_back(neuron);
   const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::by_morphology);
@@ -243,9 +239,7 @@ TYPED_TEST(HinesSplitTrunk, SplitMaxNeuronsSplitsOnlyTheMorphologiesWithFewNeuro
   using Plan = hines::SubtreeTeamPlan<M>;
   // 40 neurons of AA0013 and 70 of a 300-row chain (both trunks split with 8 groups and
   // split_path 64), grouped; at most 50 neurons split: AA0013's trunk only.
-  const auto& cells = test_cells();
-  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
-  ASSERT_TRUE(aa != cells.end());
+  const TestCell* aa = &hines::test::test_cell("AA0013.swc");
   std::vector<HinesSystem> systems = population<S>(aa->cell, 40, test_seed());
   std::vector<int> chain(300);
   for (int i = 0; i < 300; ++i) chain[static_cast<std::size_t>(i)] = i - 1;
@@ -302,9 +296,7 @@ TYPED_TEST(HinesSplitTrunk, AutomaticSplitsTheTrunksOfMorphologiesWithFewNeurons
   EXPECT_EQ(hines::impl::automatic_subtree_parallel(E(), hines::algo::Automatic{true, false}).split_path, 0);
   // 40 neurons of AA0013: split where Automatic runs SubtreeParallel (a GPU, Interleaved and
   // BlockInterleaved<32>), and then within rounding of PerNeuron; bitwise elsewhere.
-  const auto& cells = test_cells();
-  const auto aa = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
-  ASSERT_TRUE(aa != cells.end());
+  const TestCell* aa = &hines::test::test_cell("AA0013.swc");
   const std::vector<HinesSystem> systems = population<S>(aa->cell, 40, test_seed());
   const auto problem = hines::make_problem<S, L, M>(systems);
   constexpr bool subtree_layout =

@@ -124,10 +124,8 @@ TYPED_TEST(HinesSubtree, BlocksOfDifferentSizesGetTheirOwnWarpsAndEqualPerNeuron
   using M = typename TypeParam::memory;
   // 64 neurons of AA0013 (4,035 rows) and 96 of small-low (107), grouped: on a GPU two blocks of
   // 8 warps and three blocks of 4, two to a team of 8 warps (subtree_team_plan.hpp).
-  const auto& cells = test_cells();
-  const auto large = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name == "AA0013.swc"; });
-  const auto small = std::find_if(cells.begin(), cells.end(), [](const TestCell& c) { return c.name.rfind("small-low", 0) == 0; });
-  ASSERT_TRUE(large != cells.end() && small != cells.end());
+  const TestCell* large = &hines::test::test_cell("AA0013.swc");
+  const TestCell* small = &hines::test::test_cell("small-low");
   std::vector<HinesSystem> systems = population<S>(small->cell, 96, test_seed());
   for (auto& neuron : population<S>(large->cell, 64, test_seed() + 1)) systems.push_back(neuron);
   const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::by_morphology);
@@ -156,12 +154,7 @@ TYPED_TEST(HinesSubtree, GroupBoundariesSplitIntoOneTeamPerMorphologyAndEqualPer
   // 190 neurons of BG001, 200 of small-low and 210 of mp_ma_40984_gc2, grouped: on a GPU the
   // blocks of 32 holding slots 190 and 390 have two morphologies each, and each becomes one team
   // per morphology (subtree_team_plan.hpp), 2 of 19 blocks being mixed.
-  const auto& cells = test_cells();
-  const auto cell = [&](const std::string& prefix) {
-    const auto found = std::find_if(cells.begin(), cells.end(), [&](const TestCell& c) { return c.name.rfind(prefix, 0) == 0; });
-    if (found == cells.end()) throw std::runtime_error("no test cell named " + prefix);  // a test failure, not a crash
-    return found->cell;
-  };
+  const auto cell = [](const std::string& prefix) { return hines::test::test_cell(prefix).cell; };
   std::vector<HinesSystem> systems = population<S>(cell("mp_ma_40984_gc2"), 210, test_seed());
   for (auto& neuron : population<S>(cell("BG001"), 190, test_seed() + 1)) systems.push_back(neuron);
   for (auto& neuron : population<S>(cell("small-low"), 200, test_seed() + 2)) systems.push_back(neuron);
