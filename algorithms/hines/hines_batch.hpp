@@ -261,7 +261,14 @@ class HinesBatch {
       require(ids(s) >= 0 && ids(s) < morphologies.count(), where, "neuron ", s, " has morphology id ", ids(s),
               ", there are ", morphologies.count(), " morphologies");
     plans_->ids.assign(ids.data(), ids.data() + d.systems());  // kept for subtree_plan
+    grouped_mix_ = impl::grouped_by_morphology(plans_->ids, d.systems());
   }
+
+  /// Whether the batch holds neurons of several morphologies stored grouped: at most one block of
+  /// 32 consecutive neurons in impl::subtree_split_fraction holds more than one morphology
+  /// (Grouping::by_morphology, for groups of a few blocks or more). algo::Automatic runs
+  /// SubtreeParallel on such batches whatever their size (hines_solve.hpp).
+  bool grouped_mix() const { return grouped_mix_; }
 
   const Morphologies<MemorySpace>& morphologies() const { return morphologies_; }
   /// Empty when every neuron has morphology 0.
@@ -313,6 +320,7 @@ class HinesBatch {
   morphology_view morphology_of_;
   vector_type a_, b_, d_;
   std::shared_ptr<Plans> plans_;
+  bool grouped_mix_ = false;
 };
 
 }  // namespace tridiag::hines

@@ -166,8 +166,9 @@ struct WarpStaged {
 };
 /// WarpStaged where it runs, on Interleaved and BlockInterleaved<8> from 1,600 neurons, in double
 /// and in float (impl::automatic_warp_staged); else, on a GPU, when the neurons alone cannot fill it and the
-/// cells are large: SubtreeParallel on Interleaved and BlockInterleaved<32>, BranchParallel on
-/// Flat; PerNeuron otherwise (automatic_algorithm). SubtreeParallel splits the long trunk paths
+/// cells are large, or the batch mixes morphologies grouped (HinesBatch::grouped_mix): SubtreeParallel
+/// on Interleaved and BlockInterleaved<32>, BranchParallel on Flat; PerNeuron otherwise
+/// (automatic_algorithm). SubtreeParallel splits the long trunk paths
 /// of the morphologies with few neurons in the batch (impl::automatic_subtree_parallel): their
 /// neurons' results are then within rounding of PerNeuron's, not bitwise (unless split_trunks is
 /// false); every other kernel it runs gives PerNeuron's bits.
@@ -185,9 +186,21 @@ struct Automatic {
 
 /// The kernel algo::Automatic runs for `systems` neurons padded to `rows` rows in Layout on
 /// ExecSpace, on a GPU running `concurrency` threads at once (an H100: 270,336): SubtreeParallel on
-/// Interleaved and BlockInterleaved<32> when 8 x systems <= concurrency (33,792 neurons on an
-/// H100) and rows >= 64; BranchParallel on Flat when systems < concurrency and rows >= 256;
-/// PerNeuron otherwise (always on host spaces).
+/// Interleaved and BlockInterleaved<32> when rows >= 64 and either 8 x systems <= concurrency
+/// (33,792 neurons on an H100) or the batch is a grouped mix (HinesBatch::grouped_mix: several
+/// morphologies stored grouped); BranchParallel on Flat when systems < concurrency and rows >=
+/// 256; PerNeuron otherwise (always on host spaces).
+///
+/// Grouped mixes (H100, double, Grouping::by_morphology, SubtreeParallel against PerNeuron, the
+/// faster layout of Interleaved and BlockInterleaved<32>, without / with the pad rows solved;
+/// docs/performance.md 2026-11-26): the six size classes at 64,000 neurons 1.00 vs 1.73 ms / 1.35
+/// vs 2.49 (f588621), at 100,000 1.53 vs 2.08 / 2.06 vs 2.95 (f588621), at 256,000 3.69 vs 3.75 /
+/// 5.46 vs 5.94 (d062512); the 11 shared cells at 64,000 2.97 vs 6.18 / 4.15 vs 9.30, at 100,000
+/// 3.98 vs 6.69 / 6.46 vs 10.60 (f588621), at 256,000 9.85 vs 10.64 / 17.76 vs 21.21 (2c872d6):
+/// the largest cells' neurons, a fraction of the batch, walk their long chains one thread each.
+/// Mixes not grouped (every block of 32 neurons holds several morphologies) keep the rule of
+/// their size: there SubtreeParallel's lanes walk different trees and PerNeuron or BranchParallel
+/// is faster (the six classes at 64,000 neurons 6.75 vs 5.70-6.01 ms).
 ///
 /// H100, double, the driver docs/experiments/hines_subtree_driver.cpp with the per-block rule of
 /// subtree_team_plan.hpp at 181436e (docs/performance.md, 2026-11-25): SubtreeParallel
@@ -230,20 +243,21 @@ enum class Kernel { per_neuron, branch_parallel, subtree_parallel };
 namespace impl {
 /// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
 template <class Layout>
-constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows) {
+constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows,
+                                  bool grouped_mix = false) {
   if (!gpu) return Kernel::per_neuron;
   if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency && rows >= 256) return Kernel::branch_parallel;
   if ((std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) &&
-      8 * systems <= concurrency && rows >= 64)
+      (8 * systems <= concurrency || grouped_mix) && rows >= 64)
     return Kernel::subtree_parallel;
   return Kernel::per_neuron;
 }
 }  // namespace impl
 template <class ExecSpace, class Layout>
-Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows) {
+Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows, bool grouped_mix = false) {
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   return impl::automatic_kernel<Layout>(!host, host ? 0 : static_cast<index_type>(compat::concurrency(exec)), systems,
-                                        rows);
+                                        rows, grouped_mix);
 }
 
 namespace impl {
@@ -572,7 +586,8 @@ bool automatic_splits_trunks(const ExecSpace& exec, const HinesBatch<MatrixScala
       impl::warp_staged_tables<ExecSpace, RhsScalar>(batch) != nullptr)
     return false;
   if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
-    if (automatic_algorithm<ExecSpace, Layout>(exec, batch.systems(), batch.rows()) == Kernel::subtree_parallel)
+    if (automatic_algorithm<ExecSpace, Layout>(exec, batch.systems(), batch.rows(), batch.grouped_mix()) ==
+        Kernel::subtree_parallel)
       return subtree_parallel_plan<RhsScalar>(exec, batch, impl::automatic_subtree_parallel(exec, automatic)).splits;
   }
   return false;
@@ -644,7 +659,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
         launch_warp_staged(*tables);
         return;
       }
-    const Kernel kernel = automatic_algorithm<ExecSpace, Layout>(exec, systems, rows);
+    const Kernel kernel = automatic_algorithm<ExecSpace, Layout>(exec, systems, rows, batch.grouped_mix());
     // (SubtreeParallel instantiated only for the layouts the rule gives it to.)
     constexpr bool subtree_layout =
         std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;

@@ -104,6 +104,26 @@ constexpr int subtree_min_auto_groups = 2;
 /// Mixed blocks are split (see the file comment) when at most one block in this many is mixed.
 constexpr index_type subtree_split_fraction = 8;
 
+/// Whether neurons with morphology ids[s] (ids empty: one morphology) are several morphologies
+/// stored grouped: blocks of `lanes` consecutive neurons, at least two of them, of which at most
+/// one in subtree_split_fraction holds more than one morphology, and some block another
+/// morphology than the first (HinesBatch::grouped_mix).
+inline bool grouped_by_morphology(const std::vector<int>& ids, index_type systems, int lanes = 32) {
+  if (ids.empty() || systems <= lanes) return false;
+  const index_type block_count = (systems + lanes - 1) / lanes;
+  index_type mixed = 0;
+  bool several = false;
+  for (index_type b = 0; b < block_count; ++b) {
+    const index_type first = b * lanes, end = std::min(systems, first + lanes);
+    bool block_mixed = false;
+    for (index_type s = first + 1; s < end; ++s)
+      block_mixed = block_mixed || ids[static_cast<std::size_t>(s)] != ids[static_cast<std::size_t>(first)];
+    mixed += block_mixed;
+    several = several || block_mixed || ids[static_cast<std::size_t>(first)] != ids[0];
+  }
+  return several && mixed * subtree_split_fraction <= block_count;
+}
+
 /// What a unit of the plan is built from: a block, or the lanes of one morphology of a split block.
 struct SubtreePiece {
   index_type block;

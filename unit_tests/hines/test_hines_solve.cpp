@@ -516,6 +516,18 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyOnAGpuTheNeuro
     EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 1057), Kernel::per_neuron)
         << neurons;
   EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, h100, 1057), Kernel::per_neuron) << "a full GPU";
+  // A grouped mix (HinesBatch::grouped_mix): SubtreeParallel on Interleaved and
+  // BlockInterleaved<32> whatever its size; the other layouts, small cells and host spaces as before.
+  for (index_type neurons : {index_type(1), index_type(64000), index_type(256000), h100}) {
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 4035, true), Kernel::subtree_parallel);
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<32>>(true, h100, neurons, 1057, true),
+              Kernel::subtree_parallel);
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 63, true), Kernel::per_neuron);
+    EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<8>>(true, h100, neurons, 1057, true), Kernel::per_neuron);
+    EXPECT_EQ(automatic_kernel<layouts::Interleaved>(false, 16, neurons, 4035, true), Kernel::per_neuron) << "host";
+  }
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, 256000, 1057, true), Kernel::branch_parallel);
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, h100, 1057, true), Kernel::per_neuron);
   // On the space under test.
   const E exec;
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
@@ -528,6 +540,36 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyOnAGpuTheNeuro
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 107)), large_interleaved);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 63)), Kernel::per_neuron);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::UnifiedVector>(exec, 1, 1057)), Kernel::per_neuron);
+}
+
+TYPED_TEST(HinesTables, GroupedMixIsSeveralMorphologiesWithFewMixedBlocks) {
+  using M = typename TypeParam::memory;
+  using hines::impl::grouped_by_morphology;
+  const auto ids_of = [](std::vector<int> counts, bool interleave) {
+    std::vector<int> ids;
+    for (std::size_t m = 0; m < counts.size(); ++m) ids.insert(ids.end(), static_cast<std::size_t>(counts[m]), int(m));
+    if (interleave)
+      for (std::size_t s = 0; s < ids.size(); ++s) ids[s] = static_cast<int>(s % counts.size());
+    return ids;
+  };
+  EXPECT_FALSE(grouped_by_morphology({}, 600));                                     // one morphology
+  EXPECT_FALSE(grouped_by_morphology(std::vector<int>(600, 2), 600));               // one of several
+  EXPECT_TRUE(grouped_by_morphology(ids_of({200, 200, 200}, false), 600));          // 2 of 19 blocks mixed
+  EXPECT_TRUE(grouped_by_morphology(ids_of({192, 192}, false), 384));              // aligned: none mixed
+  EXPECT_FALSE(grouped_by_morphology(ids_of({50, 50, 50}, false), 150));            // 2 of 5 mixed
+  EXPECT_FALSE(grouped_by_morphology(ids_of({200, 200, 200}, true), 600));          // every block mixed
+  EXPECT_FALSE(grouped_by_morphology(ids_of({10, 10}, false), 20));                 // one block
+  // On batches: three trees, 200 neurons each, grouped and not.
+  std::vector<HinesSystem> systems;
+  const std::vector<std::vector<int>> shapes = {{-1, 0, 1, 2, 3}, {-1, 0, 0, 0}, {-1, 0, 1, 1, 0, 4}};
+  for (int k = 0; k < 600; ++k) systems.push_back(on_tree(shapes[static_cast<std::size_t>(k % 3)], test_seed() + k));
+  for (auto grouping : {hines::Grouping::by_morphology, hines::Grouping::none}) {
+    const auto problem = hines::make_problem<double, layouts::Flat, M>(systems, grouping);
+    ASSERT_EQ(problem.matrix.morphologies().count(), 3);
+    EXPECT_EQ(problem.matrix.grouped_mix(), grouping == hines::Grouping::by_morphology);
+  }
+  const std::vector<HinesSystem> one(64, on_tree(shapes[0], test_seed()));
+  EXPECT_FALSE((hines::make_problem<double, layouts::Flat, M>(one, hines::Grouping::by_morphology).matrix.grouped_mix()));
 }
 
 // ---- bad input --------------------------------------------------------------------------------
