@@ -574,6 +574,33 @@ const SubtreeTeamPlan<MemorySpace>& subtree_parallel_plan(const ExecSpace& exec,
   return impl::subtree_parallel_plan(exec, batch, options, kernel);
 }
 
+namespace impl {
+/// What hines::solve with algo::Automatic runs on `batch`: WarpStaged where `warp_staged` is not
+/// null (its step tables), else `kernel` (automatic_algorithm's rule).
+template <class MemorySpace>
+struct AutomaticChoice {
+  const WarpSteps<MemorySpace>* warp_staged = nullptr;
+  Kernel kernel = Kernel::per_neuron;
+};
+template <class RhsScalar, class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
+AutomaticChoice<MemorySpace> automatic_choice(const ExecSpace& exec,
+                                              const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch) {
+  AutomaticChoice<MemorySpace> choice;
+  if (automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(batch.systems()))
+    choice.warp_staged = warp_staged_tables<ExecSpace, RhsScalar>(batch);
+  if (choice.warp_staged == nullptr)
+    choice.kernel = automatic_algorithm<ExecSpace, Layout>(exec, batch.systems(), batch.rows(), batch.grouped_mix());
+  return choice;
+}
+
+/// Whether Layout is one algo::Automatic may run SubtreeParallel on (automatic_kernel), so that
+/// SubtreeParallel is instantiated only for those.
+template <class Layout>
+constexpr bool automatic_subtree_layout() {
+  return std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;
+}
+}  // namespace impl
+
 /// Whether hines::solve with `automatic` splits a trunk of `batch` on `exec` (it runs
 /// SubtreeParallel there and some morphology's trunk is split, impl::automatic_subtree_parallel):
 /// the results of such morphologies' neurons are then within rounding of PerNeuron's, not bitwise.
@@ -581,13 +608,8 @@ const SubtreeTeamPlan<MemorySpace>& subtree_parallel_plan(const ExecSpace& exec,
 template <class RhsScalar, class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
 bool automatic_splits_trunks(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
                              const algo::Automatic& automatic = {}) {
-  // The order of hines::solve's algo::Automatic branch.
-  if (impl::automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(batch.systems()) &&
-      impl::warp_staged_tables<ExecSpace, RhsScalar>(batch) != nullptr)
-    return false;
-  if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
-    if (automatic_algorithm<ExecSpace, Layout>(exec, batch.systems(), batch.rows(), batch.grouped_mix()) ==
-        Kernel::subtree_parallel)
+  if constexpr (impl::automatic_subtree_layout<Layout>()) {
+    if (impl::automatic_choice<RhsScalar>(exec, batch).kernel == Kernel::subtree_parallel)
       return subtree_parallel_plan<RhsScalar>(exec, batch, impl::automatic_subtree_parallel(exec, automatic)).splits;
   }
   return false;
@@ -654,16 +676,13 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   };
 
   if constexpr (std::is_same_v<Algorithm, algo::Automatic>) {
-    if (impl::automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(systems))
-      if (const auto* tables = impl::warp_staged_tables<ExecSpace, RhsScalar>(batch)) {
-        launch_warp_staged(*tables);
-        return;
-      }
-    const Kernel kernel = automatic_algorithm<ExecSpace, Layout>(exec, systems, rows, batch.grouped_mix());
-    // (SubtreeParallel instantiated only for the layouts the rule gives it to.)
-    constexpr bool subtree_layout =
-        std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;
-    if constexpr (subtree_layout) {
+    const auto choice = impl::automatic_choice<RhsScalar>(exec, batch);
+    if (choice.warp_staged != nullptr) {
+      launch_warp_staged(*choice.warp_staged);
+      return;
+    }
+    const Kernel kernel = choice.kernel;
+    if constexpr (impl::automatic_subtree_layout<Layout>()) {
       if (kernel == Kernel::subtree_parallel) {
         solve(exec, batch, rhs, x, status, workspace, impl::automatic_subtree_parallel(exec, algorithm));
         return;

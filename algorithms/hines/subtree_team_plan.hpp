@@ -104,6 +104,12 @@ constexpr int subtree_min_auto_groups = 2;
 /// Mixed blocks are split (see the file comment) when at most one block in this many is mixed.
 constexpr index_type subtree_split_fraction = 8;
 
+/// Whether `mixed` of `blocks` blocks holding more than one morphology is few enough for a
+/// grouped batch (subtree_split_fraction).
+constexpr bool few_mixed_blocks(index_type mixed, index_type blocks) {
+  return mixed * subtree_split_fraction <= blocks;
+}
+
 /// Whether neurons with morphology ids[s] (ids empty: one morphology) are several morphologies
 /// stored grouped: blocks of `lanes` consecutive neurons, at least two of them, of which at most
 /// one in subtree_split_fraction holds more than one morphology, and some block another
@@ -121,7 +127,7 @@ inline bool grouped_by_morphology(const std::vector<int>& ids, index_type system
     mixed += block_mixed;
     several = several || block_mixed || ids[static_cast<std::size_t>(first)] != ids[0];
   }
-  return several && mixed * subtree_split_fraction <= block_count;
+  return several && few_mixed_blocks(mixed, block_count);
 }
 
 /// What a unit of the plan is built from: a block, or the lanes of one morphology of a split block.
@@ -147,7 +153,7 @@ inline std::vector<SubtreePiece> subtree_pieces(const std::vector<int>& ids, con
     }
     mixed += m.size() > 1;
   }
-  const bool split = mixed > 0 && mixed * subtree_split_fraction <= block_count;
+  const bool split = mixed > 0 && few_mixed_blocks(mixed, block_count);
   const auto rows_of = [&](int id) { return static_cast<index_type>(morphology_rows[static_cast<std::size_t>(id)]); };
   for (index_type b = 0; b < block_count; ++b) {
     auto& m = members[static_cast<std::size_t>(b)];
@@ -329,8 +335,13 @@ SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids,
   std::vector<char> split(static_cast<std::size_t>(count));
   for (index_type m = 0; m < count; ++m)
     split[static_cast<std::size_t>(m)] = split_max_neurons == 0 || neurons_of[static_cast<std::size_t>(m)] <= split_max_neurons;
+  // The split partitions only where some morphology may take them (they are built on first use).
+  const bool any_split = std::find(split.begin(), split.end(), char(1)) != split.end();
   std::vector<std::array<const SubtreePartition<MemorySpace>*, 2>> pairs;
-  for (int groups : plan.groups) pairs.push_back({&partition_for(groups, false), &partition_for(groups, true)});
+  for (int groups : plan.groups) {
+    const SubtreePartition<MemorySpace>* plain = &partition_for(groups, false);
+    pairs.push_back({plain, any_split ? &partition_for(groups, true) : plain});
+  }
   plan.cut = stack_subtree_partitions<MemorySpace>(pairs, split, count);
   const auto units = subtree_team_units(g, pieces, plan.team_groups);
   plan.units = decltype(plan.units)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::subtree_units"),

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>
@@ -200,6 +201,23 @@ TYPED_TEST(HinesSplitTrunk, FailuresOnThePathAndItsTwigsGiveThePerNeuronStatusAn
   }
 }
 
+/// Per team of `plan` for `problem` (memory space M), the morphology ids of the lanes it solves:
+/// its blocks' slots, a split block's unit only its own morphology's.
+template <class M, class Problem>
+std::vector<std::set<int>> team_morphologies(const hines::SubtreeTeamPlan<M>& plan, const Problem& problem) {
+  using Plan = hines::SubtreeTeamPlan<M>;
+  const auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
+  const auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), problem.matrix.morphology_of());
+  const index_type lanes = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible ? 1 : 32;
+  std::vector<std::set<int>> out(static_cast<std::size_t>(plan.teams()));
+  for (int u = 0; u < plan.teams(); ++u)
+    for (index_type b = units(u, Plan::first_block); b < units(u, Plan::first_block) + units(u, Plan::blocks); ++b)
+      for (index_type slot = b * lanes; slot < std::min<index_type>((b + 1) * lanes, problem.matrix.systems()); ++slot)
+        if (units(u, Plan::morphology) < 0 || units(u, Plan::morphology) == ids(slot))
+          out[static_cast<std::size_t>(u)].insert(ids(slot));
+  return out;
+}
+
 TYPED_TEST(HinesSplitTrunk, OnlyTheTeamsHoldingASplitTrunkTakeItsBarriers) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
@@ -215,15 +233,11 @@ TYPED_TEST(HinesSplitTrunk, OnlyTheTeamsHoldingASplitTrunkTakeItsBarriers) {
   using E = typename TypeParam::exec;
   const auto& plan = hines::subtree_parallel_plan<S>(E(), problem.matrix, options);
   const auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
-  const auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), problem.matrix.morphology_of());
+  const auto solved = team_morphologies(plan, problem);
   const int aa_id = problem.morphology_of_neuron[0];
-  const index_type lanes = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible ? 1 : 32;
   int splitting = 0, plain = 0;
   for (int u = 0; u < plan.teams(); ++u) {
-    bool expected = false;
-    for (index_type b = units(u, Plan::first_block); b < units(u, Plan::first_block) + units(u, Plan::blocks); ++b)
-      for (index_type slot = b * lanes; slot < std::min<index_type>((b + 1) * lanes, problem.matrix.systems()); ++slot)
-        if (ids(slot) == aa_id && (units(u, Plan::morphology) < 0 || units(u, Plan::morphology) == aa_id)) expected = true;
+    const bool expected = solved[static_cast<std::size_t>(u)].count(aa_id) > 0;
     EXPECT_EQ(units(u, Plan::split_trunk), expected ? 1 : 0) << "team " << u;
     (expected ? splitting : plain) += 1;
   }
@@ -247,21 +261,17 @@ TYPED_TEST(HinesSplitTrunk, SplitMaxNeuronsSplitsOnlyTheMorphologiesWithFewNeuro
   const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::by_morphology);
   const auto reference = run<TypeParam>(problem, hines::algo::PerNeuron{}, false);
   const int aa_id = problem.morphology_of_neuron[0];
-  const auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), problem.matrix.morphology_of());
-  const index_type lanes = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible ? 1 : 32;
   for (const index_type most : {index_type(0), index_type(50), index_type(39)}) {
     SubtreeParallel options{8, true, 64};
     options.split_max_neurons = most;
     const std::string what = name_of(options) + ", split_max_neurons " + std::to_string(most);
     const auto& plan = hines::subtree_parallel_plan<S>(E(), problem.matrix, options);
     const auto units = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.units);
+    const auto solved = team_morphologies(plan, problem);
     bool any = false;
     for (int u = 0; u < plan.teams(); ++u) {
-      bool aa_lanes = false, chain_lanes = false;
-      for (index_type b = units(u, Plan::first_block); b < units(u, Plan::first_block) + units(u, Plan::blocks); ++b)
-        for (index_type slot = b * lanes; slot < std::min<index_type>((b + 1) * lanes, problem.matrix.systems()); ++slot)
-          if (units(u, Plan::morphology) < 0 || units(u, Plan::morphology) == ids(slot))
-            (ids(slot) == aa_id ? aa_lanes : chain_lanes) = true;
+      const auto& team = solved[static_cast<std::size_t>(u)];
+      const bool aa_lanes = team.count(aa_id) > 0, chain_lanes = team.size() > (aa_lanes ? 1u : 0u);
       const bool expected = (aa_lanes && most != 39) || (chain_lanes && most == 0);
       EXPECT_EQ(units(u, Plan::split_trunk), expected ? 1 : 0) << what << ", team " << u;
       any = any || expected;
