@@ -283,17 +283,18 @@ class HinesBatch {
   /// neurons, `warps` groups per neuron (0: per block, automatic), `gpu`, budget_groups and
   /// team_groups_limit as impl::make_subtree_team_plan takes them, its partitions with
   /// split_path for the morphologies with at most split_max_neurons neurons in the batch
-  /// (algo::SubtreeParallel's options of those names). Built on the host the first time these
+  /// (algo::SubtreeParallel's options of those names), padded_rows as impl::make_subtree_team_plan
+  /// takes it (the pad rows' work, where they are solved). Built on the host the first time these
   /// arguments are asked for (a pass over the morphology ids kept since construction, one copy to
   /// the device), then kept and shared by copies of this object: a time loop pays once. Safe to
   /// call from several host threads.
   const SubtreeTeamPlan<MemorySpace>& subtree_plan(int lanes, int warps, bool gpu, index_type budget_groups,
                                                    int team_groups_limit, index_type split_path = 0,
-                                                   index_type split_max_neurons = 0) const {
+                                                   index_type split_max_neurons = 0, index_type padded_rows = 0) const {
     static const SubtreeTeamPlan<MemorySpace> none{};
     if (!plans_) return none;  // default-constructed: no neurons
-    const std::array<index_type, 7> key{lanes,           warps,     gpu ? 1 : 0, budget_groups, team_groups_limit,
-                                        split_path, split_max_neurons};
+    const std::array<index_type, 8> key{lanes,      warps,      gpu ? 1 : 0,       budget_groups, team_groups_limit,
+                                        split_path, split_max_neurons, padded_rows};
     const std::lock_guard<std::mutex> lock(plans_->mutex);
     auto found = plans_->plan.find(key);
     if (found == plans_->plan.end())
@@ -303,7 +304,8 @@ class HinesBatch {
                                     budget_groups, team_groups_limit, split_max_neurons,
                                     [this, split_path](int groups, bool split) -> const SubtreePartition<MemorySpace>& {
                                       return morphologies_.subtree_partition(groups, split ? split_path : 0);
-                                    }))
+                                    },
+                                    padded_rows))
                   .first;
     return found->second;
   }
@@ -313,7 +315,7 @@ class HinesBatch {
   struct Plans {
     std::mutex mutex;
     std::vector<int> ids;  ///< empty: morphology 0 for every neuron
-    std::map<std::array<index_type, 7>, SubtreeTeamPlan<MemorySpace>> plan;
+    std::map<std::array<index_type, 8>, SubtreeTeamPlan<MemorySpace>> plan;
   };
 
   Morphologies<MemorySpace> morphologies_;

@@ -261,15 +261,23 @@ Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type
 }
 
 namespace impl {
-/// algo::SubtreeParallel's launch bounds: teams of at most 9 warps (the automatic plan's 8), 3 of
-/// them per multiprocessor, i.e. at most 65536 / (288 x 3) -> 72 registers per thread: on an H100
-/// (sm_90, double, Interleaved) the kernel takes 80 unbounded, 6 teams of 4 warps per
+/// algo::SubtreeParallel's launch bounds: at most 65536 / 896 -> 72 registers per thread, and
+/// teams of up to 28 warps (the automatic plan's 16, subtree_max_auto_groups). On an H100 (sm_90,
+/// double, Interleaved) the kernel takes 80 registers unbounded, 6 teams of 4 warps per
 /// multiprocessor, too few for 25,600 neurons in one wave (800 teams, 792 places); at 72, 7 teams
 /// (64 bytes of spills on Interleaved and BlockInterleaved<32> at 4be5177, where the backward
 /// sweep issues a row's loads before its stores, serial_hines.hpp, and the kernel addresses its
-/// arrays through one mapping).
+/// arrays through one mapping), and one team of 16 warps (subtree_team_plan.hpp's
+/// resident_teams). Until 2026-11-26 the bounds were <288, 3>: the same 72 registers, but no team
+/// above 9 warps (docs/performance.md: the same times for every plan both allow; AA0013 at 2,327
+/// neurons with a split trunk 0.83 -> 0.57 ms with 16 warps per block).
+/// TRIDIAG_SUBTREE_LAUNCH_BOUNDS (a compile definition "threads,teams") overrides them, for
+/// experiments (docs/experiments).
+#ifndef TRIDIAG_SUBTREE_LAUNCH_BOUNDS
+#define TRIDIAG_SUBTREE_LAUNCH_BOUNDS 896, 1
+#endif
 template <class ExecSpace>
-using SubtreeParallelPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<288, 3>>;
+using SubtreeParallelPolicy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<TRIDIAG_SUBTREE_LAUNCH_BOUNDS>>;
 
 /// Neurons per block of algo::SubtreeParallel on ExecSpace: a warp's lanes on a GPU, 1 on host
 /// spaces.
@@ -281,7 +289,7 @@ constexpr int subtree_lanes() {
 /// The SubtreeTeamPlan algo::SubtreeParallel runs `batch` with (subtree_team_plan.hpp), for a
 /// kernel of type TeamKernel: the space's team size limit for it (probed with the scratch of a
 /// team of the automatic plan's most groups), then the plan (built on first use,
-/// HinesBatch::subtree_plan).
+/// HinesBatch::subtree_plan), whose model weighs the pad rows where the kernel solves them.
 template <class ExecSpace, class Batch, class TeamKernel>
 const auto& subtree_parallel_plan(const ExecSpace& exec, const Batch& batch, const algo::SubtreeParallel& options,
                                   const TeamKernel& kernel) {
@@ -293,7 +301,7 @@ const auto& subtree_parallel_plan(const ExecSpace& exec, const Batch& batch, con
   const int limit = std::max(1, probe.team_size_max(kernel, Kokkos::ParallelForTag()) / lanes);
   const index_type budget = device ? static_cast<index_type>(compat::concurrency(exec)) / (2 * lanes) : 0;
   return batch.subtree_plan(lanes, options.warps, device, budget, limit, options.split_path,
-                            options.split_max_neurons);
+                            options.split_max_neurons, options.solve_padding ? batch.rows() : 0);
 }
 
 /// The trunk paths algo::Automatic's SubtreeParallel splits: 64 rows and more (AA0013's 664-row

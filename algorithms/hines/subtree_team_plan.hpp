@@ -6,7 +6,7 @@
 // block's warps on the block's neuron l, so that interleaved accesses stay coalesced; 1 on host
 // spaces). Every block gets its number of groups g (the partition it is cut with,
 // subtree_partition.hpp): options.warps when given, else 1 on host spaces, and on a GPU
-//   g = the largest power of two <= min(8, size / 24, max(4, size * budget / total)), at least 1
+//   g = the largest power of two <= min(16, size / 24, max(4, size * budget / total)), at least 1
 // with size the block's largest morphology (real rows), total the sum of size over the blocks and
 // budget = the threads the device runs at once / (2 lanes) (4,224 warps on an H100): larger
 // cells get more groups, so that their longest chain, which bounds how soon a batch finishes
@@ -88,9 +88,13 @@ struct SubtreeTeamPlan : SubtreeUnitFields {
 
 namespace impl {
 
-/// The most groups the automatic rule gives a block (16 warps per 32 neurons lost to barriers and
-/// idle warps in every measurement, docs/performance.md).
-constexpr int subtree_max_auto_groups = 8;
+/// The most groups the automatic rule gives a block: 16 warps per 32 neurons, one such team per
+/// multiprocessor (resident_teams), pay where a large cell's blocks are too few to fill the GPU
+/// (H100, double, docs/performance.md, 2026-11-26: AA0013 at 2,327 neurons 1.31 -> 1.14 ms, with
+/// a split trunk 0.83 -> 0.57; big-high at 4,267 neurons, 134 blocks, needs a second wave with
+/// them and keeps 8). (Earlier measurements of "16 groups" ran them on at most 9 warps per team,
+/// the launch bounds of then, hines_solve.hpp, and found them no faster.)
+constexpr int subtree_max_auto_groups = 16;
 
 /// The fewest rows per group the automatic rule starts from (a block of a cell of `rows` rows gets
 /// at most rows / subtree_rows_per_group groups), and the fewest groups the model may halve a
@@ -135,12 +139,17 @@ struct SubtreePiece {
   index_type block;
   int morphology;  ///< -1: every lane of the block
   index_type rows;  ///< the largest real rows among its lanes' morphologies
+  /// The most pad rows among its lanes where they are solved (padded_rows of subtree_pieces minus
+  /// the smallest real rows), else 0.
+  index_type pad_rows = 0;
 };
 
 /// The plan's pieces for `systems` neurons in blocks of `lanes` (ids empty: morphology 0 for
 /// every neuron), mixed blocks split where the batch is grouped (see the file comment).
+/// padded_rows: the batch's rows where its pad rows are solved (algo::SubtreeParallel::
+/// solve_padding), else 0.
 inline std::vector<SubtreePiece> subtree_pieces(const std::vector<int>& ids, const std::vector<int>& morphology_rows,
-                                                index_type systems, int lanes) {
+                                                index_type systems, int lanes, index_type padded_rows = 0) {
   const index_type block_count = (systems + lanes - 1) / lanes;
   std::vector<SubtreePiece> pieces;
   std::vector<std::vector<int>> members(static_cast<std::size_t>(block_count));  // distinct morphologies per block
@@ -155,15 +164,19 @@ inline std::vector<SubtreePiece> subtree_pieces(const std::vector<int>& ids, con
   }
   const bool split = mixed > 0 && few_mixed_blocks(mixed, block_count);
   const auto rows_of = [&](int id) { return static_cast<index_type>(morphology_rows[static_cast<std::size_t>(id)]); };
+  const auto pads_of = [&](index_type rows) { return padded_rows > rows ? padded_rows - rows : index_type(0); };
   for (index_type b = 0; b < block_count; ++b) {
     auto& m = members[static_cast<std::size_t>(b)];
     if (split && m.size() > 1) {
       std::stable_sort(m.begin(), m.end(), [&](int u, int v) { return rows_of(u) > rows_of(v); });
-      for (int id : m) pieces.push_back({b, id, rows_of(id)});
+      for (int id : m) pieces.push_back({b, id, rows_of(id), pads_of(rows_of(id))});
     } else {
-      index_type rows = 0;
-      for (int id : m) rows = std::max(rows, rows_of(id));
-      pieces.push_back({b, -1, rows});
+      index_type rows = 0, fewest = padded_rows;
+      for (int id : m) {
+        rows = std::max(rows, rows_of(id));
+        fewest = std::min(fewest, rows_of(id));
+      }
+      pieces.push_back({b, -1, rows, pads_of(fewest)});
     }
   }
   return pieces;
@@ -262,6 +275,15 @@ SubtreePartition<MemorySpace> stack_subtree_partitions(
   return stacked;
 }
 
+/// A solved pad row's cost in subtree_plan_makespan, in rows of the chain: one pass (x = rhs / d,
+/// the rows of a group 4 at a time) where a real row takes two, the elimination and the
+/// substitution; and shared among the groups evenly, without the chain's g^0.75. Without it the
+/// model gave a grouped mix with its pad rows solved 16 warps per block where they were 19%
+/// slower (the 11 shared cells, 10,000 neurons: 1.21 against 1.01 ms); with 1 instead of 0.5 it
+/// took 4 for the 11 cells at 25,600 neurons, 11% slower than 8 (H100, double,
+/// docs/performance.md, 2026-11-26).
+constexpr double subtree_pad_row_cost = 0.5;
+
 /// subtree_plan_makespan's model of a plan's time (see the file comment), in rows.
 inline double subtree_plan_makespan(const std::vector<int>& g, const std::vector<SubtreePiece>& pieces,
                                     int team_groups, index_type budget_groups) {
@@ -270,11 +292,14 @@ inline double subtree_plan_makespan(const std::vector<int>& g, const std::vector
   double end = 0;
   std::size_t piece = 0;  // the units come in the pieces' order, unit[1] pieces each
   for (const auto& unit : subtree_team_units(g, pieces, team_groups)) {
-    double rows = 0;
-    for (int k = 0; k < unit[1]; ++k, ++piece) rows = std::max(rows, static_cast<double>(pieces[piece].rows));
+    const double groups = static_cast<double>(unit[2]);
+    double time = 0;  // its slowest block's: the chain's rows, then its share of the pad rows
+    for (int k = 0; k < unit[1]; ++k, ++piece)
+      time = std::max(time, static_cast<double>(pieces[piece].rows) / std::pow(groups, 0.75) +
+                                subtree_pad_row_cost * static_cast<double>(pieces[piece].pad_rows) / groups);
     const double start = static_cast<index_type>(free_at.size()) < places ? 0.0 : free_at.top();
     if (static_cast<index_type>(free_at.size()) >= places) free_at.pop();
-    const double finish = start + rows / std::pow(static_cast<double>(unit[2]), 0.75);
+    const double finish = start + time;
     free_at.push(finish);
     end = std::max(end, finish);
   }
@@ -287,15 +312,17 @@ inline double subtree_plan_makespan(const std::vector<int>& g, const std::vector
 /// for g groups (Morphologies::subtree_partition), with its long trunk paths split where `split`
 /// (and algo::SubtreeParallel::split_path > 0); a morphology's split one is taken where the batch
 /// has at most split_max_neurons of its neurons (0: no limit; SubtreeParallel::split_max_neurons).
+/// padded_rows: the batch's rows where the kernel solves the pad rows (subtree_pieces), else 0.
 template <class MemorySpace, class PartitionFor>
 SubtreeTeamPlan<MemorySpace> make_subtree_team_plan(const std::vector<int>& ids, const std::vector<int>& morphology_rows,
                                                     index_type systems, int lanes, int warps, bool gpu,
                                                     index_type budget_groups, int team_groups_limit,
-                                                    index_type split_max_neurons, const PartitionFor& partition_for) {
+                                                    index_type split_max_neurons, const PartitionFor& partition_for,
+                                                    index_type padded_rows = 0) {
   using Plan = SubtreeTeamPlan<MemorySpace>;
   const index_type block_count = (systems + lanes - 1) / lanes;
   require(block_count <= INT_MAX, "hines::solve", "batch of ", systems, " neurons exceeds the league size limit");
-  const std::vector<SubtreePiece> pieces = subtree_pieces(ids, morphology_rows, systems, lanes);
+  const std::vector<SubtreePiece> pieces = subtree_pieces(ids, morphology_rows, systems, lanes, padded_rows);
   std::vector<int> g = subtree_piece_groups(pieces, warps, gpu, budget_groups);
   Plan plan;
   const int largest = g.empty() ? 1 : *std::max_element(g.begin(), g.end());

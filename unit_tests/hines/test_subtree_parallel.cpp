@@ -450,9 +450,11 @@ TYPED_TEST(HinesSubtreeCut, MorphologiesBuildEachPartitionOnceAndShareIt) {
 }
 
 /// The plan (subtree_team_plan.hpp), in blocks of 32 neurons, of neurons whose morphology ids[s]
-/// is a chain of rows[ids[s]] rows, on a GPU of `budget` groups (threads / 64).
+/// is a chain of rows[ids[s]] rows, on a GPU of `budget` groups (threads / 64); padded_rows: the
+/// batch's rows where the pad rows are solved, else 0.
 hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_of(const std::vector<int>& rows, const std::vector<int>& ids,
-                                                 index_type budget, int warps = 0, bool gpu = true) {
+                                                 index_type budget, int warps = 0, bool gpu = true,
+                                                 index_type padded_rows = 0) {
   std::vector<std::vector<int>> parents;
   for (int r : rows) {
     std::vector<int> chain(static_cast<std::size_t>(r));
@@ -465,7 +467,7 @@ hines::SubtreeTeamPlan<Kokkos::HostSpace> plan_of(const std::vector<int>& rows, 
   };
   return hines::impl::make_subtree_team_plan<Kokkos::HostSpace>(ids, morphologies.host_sizes(),
                                                                 static_cast<index_type>(ids.size()), 32, warps, gpu,
-                                                                budget, 32, 0, partition_for);
+                                                                budget, 32, 0, partition_for, padded_rows);
 }
 
 /// plan_of a batch of `blocks[k]` blocks of 32 neurons of chain k, in that order.
@@ -540,6 +542,34 @@ TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesLargerCellsMoreWarpsWithinOneWave) {
   // The stacked partitions hold each number of groups' cut of every morphology.
   const auto& cut = mixed.cut;
   EXPECT_EQ(cut.trunk_size.extent(0), mixed.groups.size() * six.size());
+}
+
+TYPED_TEST(HinesSubtreeCut, TheTeamPlanGivesFewLargeCellsSixteenWarpsAndWeighsThePadRows) {
+  constexpr index_type h100 = 270336 / 64;
+  // A 4,035-row cell at 1,000 neurons (32 blocks) and at 4,224 (132, one per multiprocessor): 16
+  // warps per block, one team of 16 per multiprocessor, one wave; at 8,448 (264 blocks) 8. The
+  // 1,057-row class at 4,267 neurons (134 blocks: 16 warps would need a second wave) 8.
+  for (int blocks : {32, 132}) {
+    const auto plan = plan_for({4035}, {blocks}, h100);
+    EXPECT_EQ(count_of(groups_per_block(plan), 16), blocks) << blocks;
+    EXPECT_EQ(plan.team_groups, 16);
+  }
+  EXPECT_EQ(count_of(groups_per_block(plan_for({4035}, {264}, h100)), 8), 264);
+  EXPECT_EQ(count_of(groups_per_block(plan_for({1057}, {134}, h100)), 8), 134);
+  // At least 24 rows per group: a 300-row cell at 1,000 neurons gets 8 (300 / 24 = 12.5).
+  EXPECT_EQ(count_of(groups_per_block(plan_for({300}, {32}, h100)), 8), 32);
+  // The 11 shared cells' sizes grouped, 10,000 neurons: teams of 16 warps (the largest cells')
+  // without the pad rows; with them solved (every neuron padded to 4,035 rows, which the
+  // smaller cells' teams walk too) teams of 8, as measured faster.
+  const std::vector<int> eleven = {4035, 2375, 2191, 1679, 1101, 965, 753, 671, 513, 475, 149};
+  std::vector<int> ids;
+  for (index_type s = 0; s < 10000; ++s) ids.push_back(static_cast<int>(s * 11 / 10000));
+  EXPECT_EQ(plan_of(eleven, ids, h100).team_groups, 16);
+  const auto padded = plan_of(eleven, ids, h100, 0, true, 4035);
+  EXPECT_EQ(padded.team_groups, 8);
+  EXPECT_EQ(count_of(groups_per_block(padded), 16), 0);
+  // One cell has no pad rows: padded_rows (its own rows) changes nothing.
+  EXPECT_EQ(plan_of({4035}, std::vector<int>(1000, 0), h100, 0, true, 4035).team_groups, 16);
 }
 
 /// plan_of neurons[k] neurons of chain k, grouped (consecutive) or round-robin (neuron s has chain
