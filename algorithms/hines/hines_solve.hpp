@@ -167,7 +167,8 @@ struct WarpStaged {
 /// WarpStaged where it runs, on Interleaved and BlockInterleaved<8> from 1,600 neurons, in double
 /// and in float (impl::automatic_warp_staged); else, on a GPU, when the neurons alone cannot fill it and the
 /// cells are large, or the batch mixes morphologies grouped (HinesBatch::grouped_mix): SubtreeParallel
-/// on Interleaved and BlockInterleaved<32>, BranchParallel on Flat; PerNeuron otherwise
+/// on Interleaved and BlockInterleaved<32>; on Flat StagedBranchParallel for cells of up to 900
+/// rows, else BranchParallel where the neurons cannot fill the GPU; PerNeuron otherwise
 /// (automatic_algorithm). SubtreeParallel splits the long trunk paths
 /// of the morphologies with few neurons in the batch (impl::automatic_subtree_parallel): their
 /// neurons' results are then within rounding of PerNeuron's, not bitwise (unless split_trunks is
@@ -175,7 +176,7 @@ struct WarpStaged {
 struct Automatic {
   static constexpr const char* name() { return "hines_auto"; }
   /// Passed to the kernel chosen where it has the option (PerNeuron, SubtreeParallel; WarpStaged
-  /// takes batches without pad rows; BranchParallel solves them always).
+  /// takes batches without pad rows; BranchParallel and StagedBranchParallel solve them always).
   bool solve_padding = true;
   /// false: no trunk is split (SubtreeParallel::split_path = 0), so that every result is
   /// PerNeuron's, bitwise, at the cost of the split's speed-up (up to 1.6x on small batches of
@@ -188,8 +189,20 @@ struct Automatic {
 /// ExecSpace, on a GPU running `concurrency` threads at once (an H100: 270,336): SubtreeParallel on
 /// Interleaved and BlockInterleaved<32> when rows >= 64 and either 8 x systems <= concurrency
 /// (33,792 neurons on an H100) or the batch is a grouped mix (HinesBatch::grouped_mix: several
-/// morphologies stored grouped); BranchParallel on Flat when systems < concurrency and rows >=
-/// 256; PerNeuron otherwise (always on host spaces).
+/// morphologies stored grouped); on Flat StagedBranchParallel for cells of at most 900 rows
+/// (automatic_staged_max_rows; a, b, d and rhs staged below 256 rows, d and rhs from 256 on),
+/// else BranchParallel when systems < concurrency and rows >= 256; PerNeuron otherwise (always on
+/// host spaces).
+///
+/// StagedBranchParallel on Flat (H100, double, every size measured from 1,000 to 256,000 neurons,
+/// the CSVs of docs/results through 2026-11-26, docs/performance.md "Automatic on the flat
+/// layout"): against what Automatic ran before (BranchParallel from 256 rows, PerNeuron under),
+/// 1.5-2.5x for the cells of 429 to 819 rows (medium-low at 25,600 neurons 0.63 vs 1.54 ms,
+/// BG001 1.28 vs 2.64, big-low at 256,000 19.1 vs 29.0), 1.8-6x for the 107- and 149-row cells
+/// (small-low at 64,000 0.51 vs 2.13 ms, PerNeuron's stride of a whole cell); but 0.84-1.0x for
+/// the highly branched cells of about a thousand rows (HSN-fluoro02, 965 rows, big-high, 1,057,
+/// HSN-fluoro01, 1,101) and 0.78-0.93x for C220498B-I4 and C080400A3 (2,191 and 2,375): hence
+/// 900 rows. (10-2012-02-09-001, 1,679 rows, gains 1.3-1.5x and is left out with them.)
 ///
 /// Grouped mixes (H100, double, Grouping::by_morphology, SubtreeParallel against PerNeuron, the
 /// faster layout of Interleaved and BlockInterleaved<32>, without / with the pad rows solved;
@@ -239,13 +252,20 @@ struct Automatic {
 /// faster (mixed6 7.2 vs 9.1 ms, all 11 shared cells 33.3 vs 62.2; at 256,000 neurons per-neuron
 /// wins again, 35.7 vs 68.8 and 215 vs 308); grouped by morphology (Grouping::by_morphology) the
 /// two are within 10% (4.42 vs 4.35, 14.8 vs 16.2 ms).
-enum class Kernel { per_neuron, branch_parallel, subtree_parallel };
+enum class Kernel { per_neuron, branch_parallel, subtree_parallel, staged_branch_parallel };
 namespace impl {
+/// The most rows (padded) of a batch on which algo::Automatic runs StagedBranchParallel on Flat,
+/// and the rows from which it stages d and rhs only (the comment above Kernel).
+inline constexpr index_type automatic_staged_max_rows = 900;
+inline constexpr index_type automatic_staged_coefficients_below = 256;
+
 /// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
 template <class Layout>
 constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows,
                                   bool grouped_mix = false) {
   if (!gpu) return Kernel::per_neuron;
+  if (std::is_same_v<Layout, layouts::Flat> && rows <= automatic_staged_max_rows)
+    return Kernel::staged_branch_parallel;
   if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency && rows >= 256) return Kernel::branch_parallel;
   if ((std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) &&
       (8 * systems <= concurrency || grouped_mix) && rows >= 64)
@@ -696,7 +716,11 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
         return;
       }
     }
-    if (kernel == Kernel::branch_parallel) {
+    if (kernel == Kernel::staged_branch_parallel) {
+      algo::StagedBranchParallel staged;
+      staged.stage_coefficients = rows < impl::automatic_staged_coefficients_below;
+      solve(exec, batch, rhs, x, status, workspace, staged);
+    } else if (kernel == Kernel::branch_parallel) {
       solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{});
     } else {
       solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{algorithm.solve_padding});

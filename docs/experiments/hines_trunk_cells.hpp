@@ -25,22 +25,33 @@ struct Named {
   std::vector<int> parent;
 };
 
-/// Grouped batch of `cells` (largest first, as Grouping::by_morphology stores them), N / C each.
-inline double mixed(const char* what, const std::vector<Named>& cells, index_type N, double copy) {
+/// N neurons of `cells` (C of them) in one batch: neuron s has cell s * C / N (grouped: largest
+/// first, as Grouping::by_morphology stores them, when `cells` is) or s % C (round robin); real:
+/// the rows of the neurons' own cells.
+struct MixedBatch {
+  hines::Morphologies<Mem> morph;
+  Kokkos::View<int*, Mem> ids;
+  index_type real = 0;
+};
+inline MixedBatch mixed_batch(const std::vector<Named>& cells, index_type N, bool grouped = true) {
   std::vector<std::vector<int>> parents;
   for (const auto& c : cells) parents.push_back(c.parent);
   const int C = static_cast<int>(parents.size());
-  const auto morph = hines::make_morphologies<Mem>(parents);
-  Kokkos::View<int*, Mem> ids("ids", N);
-  auto h = Kokkos::create_mirror_view(ids);
-  index_type real = 0;
+  MixedBatch m{hines::make_morphologies<Mem>(parents), Kokkos::View<int*, Mem>("ids", N)};
+  auto h = Kokkos::create_mirror_view(m.ids);
   for (index_type s = 0; s < N; ++s) {
-    h(s) = int(s * C / N);
-    real += parents[h(s)].size();
+    h(s) = grouped ? int(s * C / N) : int(s % C);
+    m.real += parents[h(s)].size();
   }
-  Kokkos::deep_copy(ids, h);
+  Kokkos::deep_copy(m.ids, h);
+  return m;
+}
+
+/// Grouped batch of `cells` (largest first, as Grouping::by_morphology stores them), N / C each.
+inline double mixed(const char* what, const std::vector<Named>& cells, index_type N, double copy) {
+  const MixedBatch m = mixed_batch(cells, N);
   using SP = hines::algo::SubtreeParallel;
-  return run<layouts::Interleaved>(what, morph, ids, N, real, copy, SP{0, false});
+  return run<layouts::Interleaved>(what, m.morph, m.ids, N, m.real, copy, SP{0, false});
 }
 
 inline double alone(const Named& c, index_type N, double copy) {

@@ -20,18 +20,10 @@ using SP = hines::algo::SubtreeParallel;
 /// `cells` mixed, N / C neurons each: grouped (largest first, as Grouping::by_morphology stores
 /// them) or round robin (neuron s has cell s % C).
 double mix(const char* name, const std::vector<Named>& cells, index_type N, bool grouped, double copy) {
-  std::vector<std::vector<int>> parents;
-  for (const auto& c : cells) parents.push_back(c.parent);
-  const int C = static_cast<int>(parents.size());
-  const auto morph = hines::make_morphologies<Mem>(parents);
-  Kokkos::View<int*, Mem> ids("ids", N);
-  auto h = Kokkos::create_mirror_view(ids);
-  index_type real = 0;
-  for (index_type s = 0; s < N; ++s) {
-    h(s) = grouped ? int(s * C / N) : int(s % C);
-    real += parents[h(s)].size();
-  }
-  Kokkos::deep_copy(ids, h);
+  const MixedBatch m = mixed_batch(cells, N, grouped);
+  const auto& morph = m.morph;
+  const auto& ids = m.ids;
+  const index_type real = m.real;
   const std::string base = std::string(name) + (grouped ? " grouped" : " round-robin");
   double best = 1e30;
   best = std::min(best, run<layouts::Interleaved>((base + " Automatic").c_str(), morph, ids, N, real, copy, hines::algo::Automatic{}));

@@ -17,19 +17,8 @@
 
 namespace {
 double grouped(const char* name, const std::vector<Named>& cells, index_type N, index_type split, double copy) {
-  std::vector<std::vector<int>> parents;
-  for (const auto& c : cells) parents.push_back(c.parent);
-  const int C = static_cast<int>(parents.size());
-  const auto morph = hines::make_morphologies<Mem>(parents);
-  Kokkos::View<int*, Mem> ids("ids", N);
-  auto h = Kokkos::create_mirror_view(ids);
-  index_type real = 0;
-  for (index_type s = 0; s < N; ++s) {
-    h(s) = int(s * C / N);
-    real += parents[h(s)].size();
-  }
-  Kokkos::deep_copy(ids, h);
-  return run<layouts::Interleaved>(name, morph, ids, N, real, copy, hines::algo::SubtreeParallel{0, false, split, 0});
+  const MixedBatch m = mixed_batch(cells, N);
+  return run<layouts::Interleaved>(name, m.morph, m.ids, N, m.real, copy, hines::algo::SubtreeParallel{0, false, split, 0});
 }
 }  // namespace
 

@@ -37,20 +37,14 @@ struct Grouped {
   std::unique_ptr<RandomBatch<layouts::Interleaved>> p;
   index_type N = 0, real = 0;
   Grouped(const std::vector<Named>& cells, index_type n) : N(n) {
-    std::vector<std::vector<int>> parents;
-    for (const auto& c : cells) parents.push_back(c.parent);
-    const int C = static_cast<int>(parents.size());
-    morph = hines::make_morphologies<Mem>(parents);
-    if (C > 1) {
-      ids = Kokkos::View<int*, Mem>("ids", N);
-      auto h = Kokkos::create_mirror_view(ids);
-      for (index_type s = 0; s < N; ++s) {
-        h(s) = int(s * C / N);
-        real += parents[h(s)].size();
-      }
-      Kokkos::deep_copy(ids, h);
+    if (cells.size() > 1) {
+      MixedBatch m = mixed_batch(cells, N);
+      morph = m.morph;
+      ids = m.ids;
+      real = m.real;
     } else {
-      real = N * static_cast<index_type>(parents[0].size());
+      morph = hines::make_morphologies<Mem>({cells[0].parent});
+      real = N * static_cast<index_type>(cells[0].parent.size());
     }
     p = std::make_unique<RandomBatch<layouts::Interleaved>>(morph, ids, N);
   }

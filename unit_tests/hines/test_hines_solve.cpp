@@ -487,14 +487,20 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyOnAGpuTheNeuro
   using hines::Kernel;
   using hines::impl::automatic_kernel;
   // The rule on an H100 (132 SMs x 2,048 threads), where 25,600 and 256,000 neurons both leave
-  // threads idle one thread per neuron (hines_solve.hpp gives the figures): BranchParallel on the
-  // flat layout from 256 rows; SubtreeParallel on Interleaved and BlockInterleaved<32> up to an
-  // eighth of the threads (33,792 neurons), from 64 rows; per-neuron otherwise.
+  // threads idle one thread per neuron (hines_solve.hpp gives the figures): on the flat layout
+  // StagedBranchParallel up to 900 rows whatever the batch, BranchParallel above; SubtreeParallel
+  // on Interleaved and BlockInterleaved<32> up to an eighth of the threads (33,792 neurons), from
+  // 64 rows; per-neuron otherwise.
   const index_type h100 = 132 * 2048;
+  for (index_type neurons : {index_type(1), index_type(25600), index_type(256000), 4 * h100}) {
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 900), Kernel::staged_branch_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 256), Kernel::staged_branch_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 107), Kernel::staged_branch_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 1, true), Kernel::staged_branch_parallel);
+  }
   for (index_type neurons : {1, 25600, 256000}) {
-    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 671), Kernel::branch_parallel) << neurons;
-    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 256), Kernel::branch_parallel) << neurons;
-    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 255), Kernel::per_neuron) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 901), Kernel::branch_parallel) << neurons;
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, h100, neurons, 4035), Kernel::branch_parallel) << neurons;
     EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<8>>(true, h100, neurons, 1057), Kernel::per_neuron);
     EXPECT_EQ(automatic_kernel<layouts::UnifiedVector>(true, h100, neurons, 1057), Kernel::per_neuron);
     EXPECT_EQ(automatic_kernel<layouts::Interleaved>(true, h100, neurons, 63), Kernel::per_neuron) << neurons;
@@ -532,9 +538,10 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyOnAGpuTheNeuro
   const E exec;
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
   const Kernel large_flat = host ? Kernel::per_neuron : Kernel::branch_parallel;
+  const Kernel small_flat = host ? Kernel::per_neuron : Kernel::staged_branch_parallel;
   const Kernel large_interleaved = host ? Kernel::per_neuron : Kernel::subtree_parallel;
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 1057)), large_flat);
-  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 107)), Kernel::per_neuron);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 107)), small_flat);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 1057)), large_interleaved);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::BlockInterleaved<32>>(exec, 1, 1057)), large_interleaved);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 107)), large_interleaved);
