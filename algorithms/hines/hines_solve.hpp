@@ -194,15 +194,20 @@ struct Automatic {
 /// else BranchParallel when systems < concurrency and rows >= 256; PerNeuron otherwise (always on
 /// host spaces).
 ///
-/// StagedBranchParallel on Flat (H100, double, every size measured from 1,000 to 256,000 neurons,
-/// the CSVs of docs/results through 2026-11-26, docs/performance.md "Automatic on the flat
-/// layout"): against what Automatic ran before (BranchParallel from 256 rows, PerNeuron under),
-/// 1.5-2.5x for the cells of 429 to 819 rows (medium-low at 25,600 neurons 0.63 vs 1.54 ms,
-/// BG001 1.28 vs 2.64, big-low at 256,000 19.1 vs 29.0), 1.8-6x for the 107- and 149-row cells
-/// (small-low at 64,000 0.51 vs 2.13 ms, PerNeuron's stride of a whole cell); but 0.84-1.0x for
-/// the highly branched cells of about a thousand rows (HSN-fluoro02, 965 rows, big-high, 1,057,
-/// HSN-fluoro01, 1,101) and 0.78-0.93x for C220498B-I4 and C080400A3 (2,191 and 2,375): hence
-/// 900 rows. (10-2012-02-09-001, 1,679 rows, gains 1.3-1.5x and is left out with them.)
+/// StagedBranchParallel on Flat (H100, 6e4034f, docs/performance.md "Automatic on the flat
+/// layout"; Automatic before, i.e. BranchParallel from 256 rows and PerNeuron under, against
+/// after): double, small-low (107 rows) at 1,000 / 25,600 / 256,000 neurons 0.153 / 0.456 / 11.37
+/// -> 0.040 / 0.240 / 2.09 ms (PerNeuron reads with the stride of a whole cell); nrn_ordering
+/// (475 rows) 0.113 / 1.77 / 14.7 -> 0.086 / 0.774 / 7.44; BG001 (671) 0.145 / 2.64 / 21.2 ->
+/// 0.108 / 1.29 / 12.7; big-low (819) 0.217 / 3.27 / 29.0 -> 0.137 / 1.96 / 19.3; float at
+/// 25,600, BG001 1.70 -> 0.78. Left on BranchParallel: the highly branched cells of about a
+/// thousand rows, where staging d and rhs is 0.82-1.01x at 25,600 neurons and more (HSN-fluoro02,
+/// 965 rows, 27.0 vs 31.5 ms at 256,000; big-high, 1,057, 29.8 vs 36.1), and the largest cells
+/// (C220498B-I4, 2,191 rows, 0.78-0.85x; C080400A3, 2,375, 0.93-1.09x: docs/results
+/// h100_hines_shared_*_965ea17, *_44b680f and *_2c872d6 at 25,600, 64,000 and 256,000 neurons).
+/// Hence 900 rows; what it gives away: 10-2012-02-09-001 (1,679 rows, 1.3-1.5x), the six classes
+/// mixed on Flat (padded to 1,057 rows, 1.2x), the cells of about a thousand rows at 1,000
+/// neurons (1.5x), big-high in float (1.46x).
 ///
 /// Grouped mixes (H100, double, Grouping::by_morphology, SubtreeParallel against PerNeuron, the
 /// faster layout of Interleaved and BlockInterleaved<32>, without / with the pad rows solved;
