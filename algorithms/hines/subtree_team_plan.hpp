@@ -15,7 +15,8 @@
 // down to min(2, size / 24) (subtree_min_auto_groups), are weighed by a model of their time
 // (subtree_plan_makespan: teams in league order on the places the device has for them, each
 // taking its largest block's rows / g^0.75, the speedup of more warps measured for one large cell
-// on the H100); the fastest is taken. A second wave of teams costs little when it holds the small
+// on the H100, plus, where the kernel solves the pad rows, subtree_pad_row_cost times its most
+// padded lane's pad rows / g); the fastest is taken. A second wave of teams costs little when it holds the small
 // cells of a batch grouped by size, and doubles the time when it holds large ones. One-morphology
 // batches get the same g everywhere: on an H100, 4 for 25,600 neurons of 107 to 4,035 rows, 2 for
 // 33,792 (4 would need a second wave), 4 for 64,000 (three waves of 4 warps beat two of 2 in the
