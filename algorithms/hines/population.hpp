@@ -9,8 +9,9 @@
 //
 // Everything that does not change is built once: per morphology the tables of
 // cable_step_coefficients (C/dt, G e_pas, the soma rows), per neuron a and d (a = b: the cable
-// matrix is symmetric, so one vector serves both). Each step is two kernels per group on the
-// device, StepKernel (rhs from V^n, soma diagonal) and hines::solve (V^{n+1} in place; under
+// matrix is symmetric, so one vector serves both). Each step is, per group on the device,
+// StepKernel (rhs from V^n, soma diagonal: a thread per row, and per neuron for the soma's gates
+// and currents and the clamp, population_step.hpp) and hines::solve (V^{n+1} in place; under
 // Crank-Nicolson V^{n+1/2} in a second vector, and a third kernel finishes the step; the solver is
 // algo::Automatic without the pad rows, solver()),
 // with no host round trip; recorded soma voltages go to a small device buffer that is copied back
@@ -180,15 +181,19 @@ class Population {
         // V^{n+1} = 2 V^{n+1/2} - V^n (time_scheme.hpp).
         const bool crank_nicolson = options_.scheme == TimeScheme::crank_nicolson;
         const vector_type& rhs = crank_nicolson ? g.half : g.v;
-        const impl::StepKernel<Layout, memory_space> step{g.constants,   g.ids,  g.sizes,
-                                                          g.d,           g.v,    rhs,
-                                                          g.clamp,       g.gates, options_.hh,
-                                                          options_.dt_ms, t_mid, q10_,
-                                                          options_.hh_at_soma, steps_ > 0};
-        Kokkos::parallel_for("tridiag::hines::population_step", policy(g.systems()), step);
+        using Step = impl::StepKernel<Layout, memory_space>;
+        const Step step{g.constants,    g.ids, g.sizes, g.d,     g.v,         rhs,           g.clamp,
+                        g.gates,        options_.hh,    options_.dt_ms,        t_mid,         q10_,
+                        options_.hh_at_soma, steps_ > 0};
+        if (step.has_gates())
+          Kokkos::parallel_for("tridiag::hines::population_step_gates", policy<typename Step::Gates>(g.systems()), step);
+        Kokkos::parallel_for("tridiag::hines::population_step_rows", policy<typename Step::Rows>(g.row_count()), step);
+        if (step.has_sources())
+          Kokkos::parallel_for("tridiag::hines::population_step_sources", policy<typename Step::Sources>(g.systems()),
+                               step);
         solve(exec_, g.matrix, rhs, rhs, g.status, g.workspace, solver());
         if (crank_nicolson)
-          Kokkos::parallel_for("tridiag::hines::population_finish_step", policy(g.systems()),
+          Kokkos::parallel_for("tridiag::hines::population_finish_step", policy(g.row_count()),
                                impl::FinishStepKernel<Layout, memory_space>{g.ids, g.sizes, g.half, g.v});
       }
       ++steps_;
@@ -235,6 +240,7 @@ class Population {
     Kokkos::View<int*, memory_space> record_column;
     std::vector<index_type> neuron_at_slot;
     index_type systems() const { return matrix.systems(); }
+    index_type row_count() const { return matrix.systems() * matrix.rows(); }  ///< a thread per row
   };
   struct Place {
     int group;
@@ -253,8 +259,10 @@ class Population {
     return automatic;
   }
 
+  /// n threads on exec_ (Tag: the functor's launch, StepKernel's Gates, Rows, Sources).
+  template <class... Tag>
   auto policy(index_type n) const {
-    return compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec_, 0, n));
+    return compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>, Tag...>(exec_, 0, n));
   }
 
   template <class T>

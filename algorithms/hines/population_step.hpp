@@ -1,9 +1,13 @@
 #pragma once
-// The device kernels of Population (population.hpp): one thread per neuron, named functors (see
-// "Kernels are functors" in core/kokkos_compat.hpp). Per step, StepKernel turns V^n into the
-// backward-Euler right-hand side (cable_step_coefficients.hpp's rhs, the clamp, the soma's
-// Hodgkin-Huxley current) and writes the soma rows of the diagonal; hines::solve then overwrites
-// it with the step system's solution. Backward Euler: the rhs is formed in place in V, and the
+// The device kernels of Population (population.hpp): named functors (see "Kernels are functors"
+// in core/kokkos_compat.hpp). Per step, StepKernel turns V^n into the backward-Euler right-hand
+// side (cable_step_coefficients.hpp's rhs, the clamp, the soma's Hodgkin-Huxley current) and
+// writes the soma rows of the diagonal, in three launches: the soma's gates and diagonal (a
+// thread per neuron), every row's rhs (a thread per row, neuron_row_of), the soma's and clamp's
+// currents (a thread per neuron); hines::solve then overwrites it with the step system's solution.
+// A thread per row because a thread per neuron walks its rows one after the other: with few
+// neurons of large cells the rhs took as long as the solve (H100, the 11 shared cells at 1,000
+// neurons, docs/performance.md 2026-11-26). Backward Euler: the rhs is formed in place in V, and the
 // solution is V^{n+1}. Crank-Nicolson (time_scheme.hpp): the rhs goes to a second vector, whose
 // solution V^{n+1/2} FinishStepKernel turns into V^{n+1} = 2 V^{n+1/2} - V^n. Every per-cell constant is stored once per morphology
 // (morphology x rows), so a step reads only V, and the solve a, d and V, per neuron and row.
@@ -14,8 +18,24 @@
 #include <tridiag/algorithms/hines/time_scheme.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/types.hpp>
+#include <type_traits>
 
 namespace tridiag::hines::impl {
+
+/// The neuron s and row i of index k of a launch over every row of `systems` neurons of `rows`
+/// rows: neighbouring k on neighbouring storage, neurons fastest on the interleaved layouts
+/// (row i of neighbouring neurons adjacent), rows fastest on Flat (a neuron's rows adjacent).
+template <class Layout>
+KOKKOS_INLINE_FUNCTION void neuron_row_of(index_type k, index_type systems, index_type rows, index_type& s,
+                                          index_type& i) {
+  if constexpr (std::is_same_v<Layout, layouts::Flat>) {
+    s = k / rows;
+    i = k % rows;
+  } else {
+    s = k % systems;
+    i = k / systems;
+  }
+}
 
 /// Per-morphology constants of one group of a population on the device (host-built from
 /// CableStepCoefficients), indexed by the group's morphology id.
@@ -71,11 +91,19 @@ struct FillKernel {
 };
 
 /// One time step's assembly, V^n (v) -> rhs (out; out may be v: in place), for the step
-/// [t, t + dt] with t_mid = t + dt/2 (NEURON evaluates an IClamp there). With HH, the gates first
-/// take their exponential-Euler step at V^n (completing the previous step, hodgkin_huxley.hpp)
-/// unless this is the first step, then set the soma rows' diagonal and current.
+/// [t, t + dt] with t_mid = t + dt/2 (NEURON evaluates an IClamp there), in three launches in this
+/// order (the same operations, in the same order per row, as one thread per neuron):
+///   Gates    (a thread per neuron, with HH only) the gates take their exponential-Euler step at
+///            V^n (completing the previous step, hodgkin_huxley.hpp) unless this is the first
+///            step, and set the soma rows' diagonal; before Rows, which overwrites V^n in place;
+///   Rows     (a thread per row, systems x rows of them, neuron_row_of) a real row's rhs;
+///   Sources  (a thread per neuron, with HH or a clamp) adds the soma's channel current and the
+///            clamp's.
 template <class Layout, class Memory>
 struct StepKernel {
+  struct Gates {};
+  struct Rows {};
+  struct Sources {};
   using Vector = BatchVector<double, Layout, Memory>;
   MorphologyConstants<Memory> k;
   Kokkos::View<int*, Memory> ids, sizes;
@@ -94,22 +122,33 @@ struct StepKernel {
     return g.g_na(channels) + g.g_k(channels) + channels.gl_S_cm2;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
+  /// Whether the Gates and Sources launches have anything to do.
+  bool has_gates() const { return hh; }
+  bool has_sources() const { return hh || clamp.extent(0) > 0; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(Gates, const index_type s) const {
     const int m = morphology_of(ids, s);
-    const index_type n = sizes(m);
-    if (hh) {
-      for (int c = 0; c < k.soma_count(m); ++c) {
-        HodgkinHuxleyGates g = load(s, c);
-        if (advance_gates) {
-          g.advance(v(s, k.soma_node(m, c)), dt_ms, q10);
-          gates(s, c, 0) = g.m;
-          gates(s, c, 1) = g.h;
-          gates(s, c, 2) = g.n;
-        }
-        d(s, k.soma_node(m, c)) = k.soma_diag_uS(m, c) + k.soma_area_um2(m, c) * 1e-2 * g_total(g);  // uS
+    for (int c = 0; c < k.soma_count(m); ++c) {
+      HodgkinHuxleyGates g = load(s, c);
+      if (advance_gates) {
+        g.advance(v(s, k.soma_node(m, c)), dt_ms, q10);
+        gates(s, c, 0) = g.m;
+        gates(s, c, 1) = g.h;
+        gates(s, c, 2) = g.n;
       }
+      d(s, k.soma_node(m, c)) = k.soma_diag_uS(m, c) + k.soma_area_um2(m, c) * 1e-2 * g_total(g);  // uS
     }
-    for (index_type i = 0; i < n; ++i) out(s, i) = k.c_over_dt_uS(m, i) * v(s, i) + k.rest_current_nA(m, i);  // nA
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(Rows, const index_type r) const {
+    index_type s, i;
+    neuron_row_of<Layout>(r, v.systems(), v.rows(), s, i);
+    const int m = morphology_of(ids, s);
+    if (i < sizes(m)) out(s, i) = k.c_over_dt_uS(m, i) * v(s, i) + k.rest_current_nA(m, i);  // nA
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(Sources, const index_type s) const {
+    const int m = morphology_of(ids, s);
     if (hh) {
       for (int c = 0; c < k.soma_count(m); ++c) {
         const HodgkinHuxleyGates g = load(s, c);
@@ -125,15 +164,17 @@ struct StepKernel {
   }
 };
 
-/// Crank-Nicolson's end of step: V^{n+1} = 2 V^{n+1/2} - V^n on the real rows (pad rows stay 0).
+/// Crank-Nicolson's end of step: V^{n+1} = 2 V^{n+1/2} - V^n on the real rows (pad rows stay 0),
+/// a thread per row (neuron_row_of).
 template <class Layout, class Memory>
 struct FinishStepKernel {
   using Vector = BatchVector<double, Layout, Memory>;
   Kokkos::View<int*, Memory> ids, sizes;
   Vector half, v;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const {
-    const index_type n = sizes(morphology_of(ids, s));
-    for (index_type i = 0; i < n; ++i) v(s, i) = finish_step(TimeScheme::crank_nicolson, half(s, i), v(s, i));
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type r) const {
+    index_type s, i;
+    neuron_row_of<Layout>(r, v.systems(), v.rows(), s, i);
+    if (i < sizes(morphology_of(ids, s))) v(s, i) = finish_step(TimeScheme::crank_nicolson, half(s, i), v(s, i));
   }
 };
 
