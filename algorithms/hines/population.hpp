@@ -10,8 +10,8 @@
 // Everything that does not change is built once: per morphology the tables of
 // cable_step_coefficients (C/dt, G e_pas, the soma rows), per neuron a and d (a = b: the cable
 // matrix is symmetric, so one vector serves both). Each step is, per group on the device,
-// StepKernel (rhs from V^n, soma diagonal: a thread per row, and per neuron for the soma's gates
-// and currents and the clamp, population_step.hpp) and hines::solve (V^{n+1} in place; under
+// StepKernel (rhs from V^n, soma diagonal: a thread per 32 rows of a neuron, and per neuron for
+// the soma's gates and currents and the clamp, population_step.hpp) and hines::solve (V^{n+1} in place; under
 // Crank-Nicolson V^{n+1/2} in a second vector, and a third kernel finishes the step; the solver is
 // algo::Automatic without the pad rows, solver()),
 // with no host round trip; recorded soma voltages go to a small device buffer that is copied back
@@ -187,13 +187,13 @@ class Population {
                         options_.hh_at_soma, steps_ > 0};
         if (step.has_gates())
           Kokkos::parallel_for("tridiag::hines::population_step_gates", policy<typename Step::Gates>(g.systems()), step);
-        Kokkos::parallel_for("tridiag::hines::population_step_rows", policy<typename Step::Rows>(g.row_count()), step);
+        Kokkos::parallel_for("tridiag::hines::population_step_rows", policy<typename Step::Rows>(g.row_threads()), step);
         if (step.has_sources())
           Kokkos::parallel_for("tridiag::hines::population_step_sources", policy<typename Step::Sources>(g.systems()),
                                step);
         solve(exec_, g.matrix, rhs, rhs, g.status, g.workspace, solver());
         if (crank_nicolson)
-          Kokkos::parallel_for("tridiag::hines::population_finish_step", policy(g.row_count()),
+          Kokkos::parallel_for("tridiag::hines::population_finish_step", policy(g.row_threads()),
                                impl::FinishStepKernel<Layout, memory_space>{g.ids, g.sizes, g.half, g.v});
       }
       ++steps_;
@@ -240,7 +240,7 @@ class Population {
     Kokkos::View<int*, memory_space> record_column;
     std::vector<index_type> neuron_at_slot;
     index_type systems() const { return matrix.systems(); }
-    index_type row_count() const { return matrix.systems() * matrix.rows(); }  ///< a thread per row
+    index_type row_threads() const { return impl::step_row_threads(matrix.systems(), matrix.rows()); }
   };
   struct Place {
     int group;

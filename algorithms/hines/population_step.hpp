@@ -3,11 +3,12 @@
 // in core/kokkos_compat.hpp). Per step, StepKernel turns V^n into the backward-Euler right-hand
 // side (cable_step_coefficients.hpp's rhs, the clamp, the soma's Hodgkin-Huxley current) and
 // writes the soma rows of the diagonal, in three launches: the soma's gates and diagonal (a
-// thread per neuron), every row's rhs (a thread per row, neuron_row_of), the soma's and clamp's
-// currents (a thread per neuron); hines::solve then overwrites it with the step system's solution.
-// A thread per row because a thread per neuron walks its rows one after the other: with few
-// neurons of large cells the rhs took as long as the solve (H100, the 11 shared cells at 1,000
-// neurons, docs/performance.md 2026-11-26). Backward Euler: the rhs is formed in place in V, and the
+// thread per neuron), the rows' rhs (a thread per step_rows_per_thread rows of a neuron,
+// neuron_chunk_of), the soma's and clamp's currents (a thread per neuron); hines::solve then
+// overwrites it with the step system's solution. Chunks of rows because a thread per neuron
+// walks its rows one after the other (with few neurons of large cells the rhs took as long as
+// the solve), and a thread per row spends most threads on the pad rows of a mixed batch (H100,
+// the 11 shared cells, docs/performance.md 2026-11-26). Backward Euler: the rhs is formed in place in V, and the
 // solution is V^{n+1}. Crank-Nicolson (time_scheme.hpp): the rhs goes to a second vector, whose
 // solution V^{n+1/2} FinishStepKernel turns into V^{n+1} = 2 V^{n+1/2} - V^n. Every per-cell constant is stored once per morphology
 // (morphology x rows), so a step reads only V, and the solve a, d and V, per neuron and row.
@@ -22,18 +23,29 @@
 
 namespace tridiag::hines::impl {
 
-/// The neuron s and row i of index k of a launch over every row of `systems` neurons of `rows`
-/// rows: neighbouring k on neighbouring storage, neurons fastest on the interleaved layouts
-/// (row i of neighbouring neurons adjacent), rows fastest on Flat (a neuron's rows adjacent).
+/// Rows of one neuron a thread of the step's row launches walks.
+inline constexpr index_type step_rows_per_thread = 32;
+
+/// Threads of a row launch over `systems` neurons of `rows` rows: one per step_rows_per_thread
+/// rows of each neuron.
+KOKKOS_INLINE_FUNCTION index_type step_row_threads(index_type systems, index_type rows) {
+  return systems * ((rows + step_rows_per_thread - 1) / step_rows_per_thread);
+}
+
+/// The neuron s and the first row i of thread k of a row launch over `systems` neurons of `rows`
+/// rows (step_row_threads), so that neighbouring threads touch neighbouring storage: neurons
+/// fastest on the interleaved layouts (row i of neighbouring neurons adjacent), chunks of rows
+/// fastest on Flat (a neuron's rows adjacent).
 template <class Layout>
-KOKKOS_INLINE_FUNCTION void neuron_row_of(index_type k, index_type systems, index_type rows, index_type& s,
-                                          index_type& i) {
+KOKKOS_INLINE_FUNCTION void neuron_chunk_of(index_type k, index_type systems, index_type rows, index_type& s,
+                                            index_type& i) {
+  const index_type chunks = (rows + step_rows_per_thread - 1) / step_rows_per_thread;
   if constexpr (std::is_same_v<Layout, layouts::Flat>) {
-    s = k / rows;
-    i = k % rows;
+    s = k / chunks;
+    i = k % chunks * step_rows_per_thread;
   } else {
     s = k % systems;
-    i = k / systems;
+    i = k / systems * step_rows_per_thread;
   }
 }
 
@@ -96,7 +108,8 @@ struct FillKernel {
 ///   Gates    (a thread per neuron, with HH only) the gates take their exponential-Euler step at
 ///            V^n (completing the previous step, hodgkin_huxley.hpp) unless this is the first
 ///            step, and set the soma rows' diagonal; before Rows, which overwrites V^n in place;
-///   Rows     (a thread per row, systems x rows of them, neuron_row_of) a real row's rhs;
+///   Rows     (step_row_threads: a thread per step_rows_per_thread rows of a neuron) the real
+///            rows' rhs;
 ///   Sources  (a thread per neuron, with HH or a clamp) adds the soma's channel current and the
 ///            clamp's.
 template <class Layout, class Memory>
@@ -140,11 +153,12 @@ struct StepKernel {
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(Rows, const index_type r) const {
-    index_type s, i;
-    neuron_row_of<Layout>(r, v.systems(), v.rows(), s, i);
+  KOKKOS_INLINE_FUNCTION void operator()(Rows, const index_type t) const {
+    index_type s, first;
+    neuron_chunk_of<Layout>(t, v.systems(), v.rows(), s, first);
     const int m = morphology_of(ids, s);
-    if (i < sizes(m)) out(s, i) = k.c_over_dt_uS(m, i) * v(s, i) + k.rest_current_nA(m, i);  // nA
+    const index_type n = sizes(m), end = n < first + step_rows_per_thread ? n : first + step_rows_per_thread;
+    for (index_type i = first; i < end; ++i) out(s, i) = k.c_over_dt_uS(m, i) * v(s, i) + k.rest_current_nA(m, i);  // nA
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(Sources, const index_type s) const {
@@ -165,16 +179,17 @@ struct StepKernel {
 };
 
 /// Crank-Nicolson's end of step: V^{n+1} = 2 V^{n+1/2} - V^n on the real rows (pad rows stay 0),
-/// a thread per row (neuron_row_of).
+/// a thread per step_rows_per_thread rows of a neuron (step_row_threads).
 template <class Layout, class Memory>
 struct FinishStepKernel {
   using Vector = BatchVector<double, Layout, Memory>;
   Kokkos::View<int*, Memory> ids, sizes;
   Vector half, v;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type r) const {
-    index_type s, i;
-    neuron_row_of<Layout>(r, v.systems(), v.rows(), s, i);
-    if (i < sizes(morphology_of(ids, s))) v(s, i) = finish_step(TimeScheme::crank_nicolson, half(s, i), v(s, i));
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type t) const {
+    index_type s, first;
+    neuron_chunk_of<Layout>(t, v.systems(), v.rows(), s, first);
+    const index_type n = sizes(morphology_of(ids, s)), end = n < first + step_rows_per_thread ? n : first + step_rows_per_thread;
+    for (index_type i = first; i < end; ++i) v(s, i) = finish_step(TimeScheme::crank_nicolson, half(s, i), v(s, i));
   }
 };
 
