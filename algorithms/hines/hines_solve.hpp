@@ -191,7 +191,7 @@ struct Automatic {
 /// (33,792 neurons on an H100) or the batch is a grouped mix (HinesBatch::grouped_mix: several
 /// morphologies stored grouped); on Flat StagedBranchParallel for cells of at most 900 rows
 /// (automatic_staged_max_rows; a, b, d and rhs staged below 256 rows, d and rhs from 256 on),
-/// else BranchParallel when systems < concurrency and rows >= 256; PerNeuron otherwise (always on
+/// else BranchParallel when systems < concurrency; PerNeuron otherwise (always on
 /// host spaces).
 ///
 /// StagedBranchParallel on Flat (H100, 6e4034f, docs/performance.md "Automatic on the flat
@@ -264,6 +264,13 @@ namespace impl {
 inline constexpr index_type automatic_staged_max_rows = 900;
 inline constexpr index_type automatic_staged_coefficients_below = 256;
 
+/// Whether Layout is one algo::Automatic may run SubtreeParallel on (automatic_kernel), so that
+/// SubtreeParallel is instantiated only for those.
+template <class Layout>
+constexpr bool automatic_subtree_layout() {
+  return std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;
+}
+
 /// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
 template <class Layout>
 constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows,
@@ -271,9 +278,8 @@ constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type s
   if (!gpu) return Kernel::per_neuron;
   if (std::is_same_v<Layout, layouts::Flat> && rows <= automatic_staged_max_rows)
     return Kernel::staged_branch_parallel;
-  if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency && rows >= 256) return Kernel::branch_parallel;
-  if ((std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) &&
-      (8 * systems <= concurrency || grouped_mix) && rows >= 64)
+  if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency) return Kernel::branch_parallel;  // > 900 rows
+  if (automatic_subtree_layout<Layout>() && (8 * systems <= concurrency || grouped_mix) && rows >= 64)
     return Kernel::subtree_parallel;
   return Kernel::per_neuron;
 }
@@ -624,13 +630,6 @@ AutomaticChoice<MemorySpace> automatic_choice(const ExecSpace& exec,
   if (choice.warp_staged == nullptr)
     choice.kernel = automatic_algorithm<ExecSpace, Layout>(exec, batch.systems(), batch.rows(), batch.grouped_mix());
   return choice;
-}
-
-/// Whether Layout is one algo::Automatic may run SubtreeParallel on (automatic_kernel), so that
-/// SubtreeParallel is instantiated only for those.
-template <class Layout>
-constexpr bool automatic_subtree_layout() {
-  return std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>;
 }
 }  // namespace impl
 

@@ -26,10 +26,19 @@ namespace tridiag::hines::impl {
 /// Rows of one neuron a thread of the step's row launches walks.
 inline constexpr index_type step_rows_per_thread = 32;
 
-/// Threads of a row launch over `systems` neurons of `rows` rows: one per step_rows_per_thread
-/// rows of each neuron.
+/// Chunks of step_rows_per_thread rows a neuron of `rows` rows is cut into.
+KOKKOS_INLINE_FUNCTION index_type step_row_chunks(index_type rows) {
+  return (rows + step_rows_per_thread - 1) / step_rows_per_thread;
+}
+
+/// Threads of a row launch over `systems` neurons of `rows` rows: one per chunk of each neuron.
 KOKKOS_INLINE_FUNCTION index_type step_row_threads(index_type systems, index_type rows) {
-  return systems * ((rows + step_rows_per_thread - 1) / step_rows_per_thread);
+  return systems * step_row_chunks(rows);
+}
+
+/// The end of the chunk starting at row `first` of a neuron of n real rows (its pad rows skipped).
+KOKKOS_INLINE_FUNCTION index_type step_chunk_end(index_type first, index_type n) {
+  return n < first + step_rows_per_thread ? n : first + step_rows_per_thread;
 }
 
 /// The neuron s and the first row i of thread k of a row launch over `systems` neurons of `rows`
@@ -39,7 +48,7 @@ KOKKOS_INLINE_FUNCTION index_type step_row_threads(index_type systems, index_typ
 template <class Layout>
 KOKKOS_INLINE_FUNCTION void neuron_chunk_of(index_type k, index_type systems, index_type rows, index_type& s,
                                             index_type& i) {
-  const index_type chunks = (rows + step_rows_per_thread - 1) / step_rows_per_thread;
+  const index_type chunks = step_row_chunks(rows);
   if constexpr (std::is_same_v<Layout, layouts::Flat>) {
     s = k / chunks;
     i = k % chunks * step_rows_per_thread;
@@ -157,7 +166,7 @@ struct StepKernel {
     index_type s, first;
     neuron_chunk_of<Layout>(t, v.systems(), v.rows(), s, first);
     const int m = morphology_of(ids, s);
-    const index_type n = sizes(m), end = n < first + step_rows_per_thread ? n : first + step_rows_per_thread;
+    const index_type end = step_chunk_end(first, sizes(m));
     for (index_type i = first; i < end; ++i) out(s, i) = k.c_over_dt_uS(m, i) * v(s, i) + k.rest_current_nA(m, i);  // nA
   }
 
@@ -188,7 +197,7 @@ struct FinishStepKernel {
   KOKKOS_INLINE_FUNCTION void operator()(const index_type t) const {
     index_type s, first;
     neuron_chunk_of<Layout>(t, v.systems(), v.rows(), s, first);
-    const index_type n = sizes(morphology_of(ids, s)), end = n < first + step_rows_per_thread ? n : first + step_rows_per_thread;
+    const index_type end = step_chunk_end(first, sizes(morphology_of(ids, s)));
     for (index_type i = first; i < end; ++i) v(s, i) = finish_step(TimeScheme::crank_nicolson, half(s, i), v(s, i));
   }
 };
