@@ -4,6 +4,7 @@
 // header provides under tridiag::compat.
 
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 
 // Kernels are functors. Every parallel_for / parallel_reduce body inside tridiag's headers is a
 // named functor, never KOKKOS_LAMBDA: nvcc's extended __host__ __device__ lambdas inside a
@@ -69,6 +70,40 @@ template <class ExecSpace>
 int concurrency(const ExecSpace& exec) {
   return exec.concurrency();
 }
+
+/// What occupancy estimates need of a GPU (algo::Automatic's staging rule, hines_solve.hpp): its
+/// multiprocessors, the threads and blocks one runs at once, its shared memory and what the
+/// runtime reserves of it per block. All zero on spaces that are not a GPU (or unknown here).
+struct GpuFacts {
+  int multiprocessors = 0;
+  int threads_per_multiprocessor = 0;
+  int blocks_per_multiprocessor = 0;
+  std::size_t shared_per_multiprocessor = 0;
+  std::size_t shared_reserved_per_block = 0;
+};
+template <class ExecSpace>
+GpuFacts gpu_facts(const ExecSpace&) {
+  return {};
+}
+#if defined(KOKKOS_ENABLE_CUDA)
+/// From the CUDA runtime (the device Kokkos made current), not from Kokkos, whose accessors for
+/// it differ between versions. Zeros where the runtime does not answer.
+inline GpuFacts gpu_facts(const Kokkos::Cuda&) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return {};
+  auto attribute = [device](cudaDeviceAttr what) {
+    int value = 0;
+    return cudaDeviceGetAttribute(&value, what, device) == cudaSuccess ? value : 0;
+  };
+  GpuFacts facts;
+  facts.multiprocessors = attribute(cudaDevAttrMultiProcessorCount);
+  facts.threads_per_multiprocessor = attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
+  facts.blocks_per_multiprocessor = attribute(cudaDevAttrMaxBlocksPerMultiprocessor);
+  facts.shared_per_multiprocessor = static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
+  facts.shared_reserved_per_block = static_cast<std::size_t>(attribute(cudaDevAttrReservedSharedMemoryPerBlock));
+  return facts;
+}
+#endif
 
 /// `policy` with the hint that its kernel is light (Kokkos::Experimental::WorkItemProperty::
 /// HintLightWeight, 3.4 ... 5.x): on CUDA the functor then travels as a kernel argument. Without it

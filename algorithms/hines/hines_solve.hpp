@@ -190,9 +190,11 @@ struct Automatic {
 /// Interleaved and BlockInterleaved<32> when rows >= 64 and either 8 x systems <= concurrency
 /// (33,792 neurons on an H100) or the batch is a grouped mix (HinesBatch::grouped_mix: several
 /// morphologies stored grouped); on Flat StagedBranchParallel for cells of at most 900 rows
-/// (automatic_staged_max_rows; a, b, d and rhs staged below 256 rows, d and rhs from 256 on),
-/// else BranchParallel when systems < concurrency; PerNeuron otherwise (always on
-/// host spaces).
+/// (automatic_staged_max_rows) and for larger ones where staging d and rhs leaves the batch the
+/// neurons in flight it needs (impl::staged_neurons_needed: all of them, or 5/8 of the teams the
+/// GPU runs unstaged), a, b, d and rhs staged where that staging does
+/// (impl::automatic_stages_coefficients), else d and rhs; else BranchParallel when systems <
+/// concurrency; PerNeuron otherwise (always on host spaces).
 ///
 /// StagedBranchParallel on Flat (H100, 6e4034f, docs/performance.md "Automatic on the flat
 /// layout"; Automatic before, i.e. BranchParallel from 256 rows and PerNeuron under, against
@@ -205,9 +207,12 @@ struct Automatic {
 /// 965 rows, 27.0 vs 31.5 ms at 256,000; big-high, 1,057, 29.8 vs 36.1), and the largest cells
 /// (C220498B-I4, 2,191 rows, 0.78-0.85x; C080400A3, 2,375, 0.93-1.09x: docs/results
 /// h100_hines_shared_*_965ea17, *_44b680f and *_2c872d6 at 25,600, 64,000 and 256,000 neurons).
-/// Hence 900 rows; what it gives away: 10-2012-02-09-001 (1,679 rows, 1.3-1.5x), the six classes
-/// mixed on Flat (padded to 1,057 rows, 1.2x), the cells of about a thousand rows at 1,000
-/// neurons (1.5x), big-high in float (1.46x).
+/// Hence 900 rows. Beyond them the staged kernel wins where the batch's neurons all fit at once
+/// with d and rhs staged (big-high and HSN-fluoro02 at 1,000 neurons: 0.227 and 0.200 against
+/// 0.329 and 0.303 ms) or the staging leaves enough teams per multiprocessor (big-high in float
+/// at 25,600: 1.81 against 2.64 ms), and that is the rule for them since the commit after
+/// 5bb34d1. What the rule still gives away: 10-2012-02-09-001 (1,679 rows, 1.3-1.5x) and the six
+/// classes mixed in double (padded to 1,057 rows, 1.2x) at 25,600 neurons and more.
 ///
 /// Grouped mixes (H100, double, Grouping::by_morphology, SubtreeParallel against PerNeuron, the
 /// faster layout of Interleaved and BlockInterleaved<32>, without / with the pad rows solved;
@@ -264,6 +269,60 @@ namespace impl {
 inline constexpr index_type automatic_staged_max_rows = 900;
 inline constexpr index_type automatic_staged_coefficients_below = 256;
 
+/// What algo::Automatic's flat-layout rule knows of StagedBranchParallel on the batch's GPU: how
+/// many neurons it solves at once staging a, b, d and rhs (`all`), staging d and rhs only, and
+/// with nothing staged (`unstaged`: the teams a GPU runs at once when scratch does not limit
+/// them). 0 where that staging does not fit Kokkos's scratch limit; all 0 where the GPU's facts
+/// are unknown (then the rule is by rows alone: staged up to automatic_staged_max_rows, all four
+/// arrays below automatic_staged_coefficients_below rows).
+struct StagedAtOnce {
+  index_type all = 0;
+  index_type diagonal_and_rhs = 0;
+  index_type unstaged = 0;
+};
+
+/// The per-team shared memory Kokkos's CUDA team launch adds to the scratch asked for: a double
+/// per thread plus two (Kokkos 3.4 ParallelFor<TeamPolicy>), for teams of up to 64 threads.
+inline constexpr std::size_t staged_team_bookkeeping_bytes = 8 * (64 + 2);
+
+/// The teams of `scratch` bytes each (0: none) a GPU with `gpu`'s facts runs at once, one team
+/// per neuron of up to 64 threads (launch_branch_parallel): per multiprocessor its block limit,
+/// its threads / 64, and as many as its shared memory holds with what Kokkos and the runtime add
+/// per team. 0 where the facts are unknown.
+constexpr index_type staged_teams_at_once(const compat::GpuFacts& gpu, std::size_t scratch) {
+  if (gpu.multiprocessors <= 0 || gpu.blocks_per_multiprocessor <= 0 || gpu.threads_per_multiprocessor < 64 ||
+      gpu.shared_per_multiprocessor == 0)
+    return 0;
+  index_type per_multiprocessor = std::min(gpu.blocks_per_multiprocessor, gpu.threads_per_multiprocessor / 64);
+  if (scratch > 0) {
+    const std::size_t team = scratch + staged_team_bookkeeping_bytes + gpu.shared_reserved_per_block;
+    per_multiprocessor = std::min<index_type>(per_multiprocessor,
+                                              static_cast<index_type>(gpu.shared_per_multiprocessor / team));
+  }
+  return per_multiprocessor * gpu.multiprocessors;
+}
+
+/// The neurons a batch of `systems` needs in flight for StagedBranchParallel's staging to cost it
+/// nothing (automatic_kernel): all of them when they fit at once, else 5/8 of the teams the GPU
+/// runs unstaged (20 of 32 per multiprocessor on an H100). Measured on the H100 (docs/
+/// performance.md, "Automatic on the flat layout", 2026-11-26): at 25,600 neurons and more,
+/// staging all four arrays wins where it leaves 23 or more teams per multiprocessor (float,
+/// medium-low and medium-high, 429 and 525 rows: 1.25x and 1.42x over d and rhs alone; double,
+/// 107 and 149 rows) and loses where it leaves 18 or fewer (float BG001, 671 rows, 0.90x;
+/// double, 429 rows and more); at 1,000 neurons it wins where they all fit at once (BG001 1.29x,
+/// tc200, big-low, nrn_ordering 1.29-1.30x) and loses where they do not (big-high and
+/// HSN-fluoro02, 1,057 and 965 rows: d and rhs alone 1.37-1.47x faster).
+constexpr index_type staged_neurons_needed(index_type systems, index_type unstaged) {
+  return std::min(systems, unstaged * 5 / 8);
+}
+
+/// Whether algo::Automatic stages a, b, d and rhs (not d and rhs only) when it runs
+/// StagedBranchParallel on a batch of `systems` neurons of `rows` rows.
+constexpr bool automatic_stages_coefficients(index_type systems, index_type rows, const StagedAtOnce& staged) {
+  if (staged.unstaged <= 0) return rows < automatic_staged_coefficients_below;
+  return staged.all > 0 && staged.all >= staged_neurons_needed(systems, staged.unstaged);
+}
+
 /// Whether Layout is one algo::Automatic may run SubtreeParallel on (automatic_kernel), so that
 /// SubtreeParallel is instantiated only for those.
 template <class Layout>
@@ -274,21 +333,53 @@ constexpr bool automatic_subtree_layout() {
 /// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
 template <class Layout>
 constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows,
-                                  bool grouped_mix = false) {
+                                  bool grouped_mix = false, const StagedAtOnce& staged = {}) {
   if (!gpu) return Kernel::per_neuron;
-  if (std::is_same_v<Layout, layouts::Flat> && rows <= automatic_staged_max_rows)
+  if (std::is_same_v<Layout, layouts::Flat> &&
+      (rows <= automatic_staged_max_rows ||
+       (staged.diagonal_and_rhs > 0 && staged.diagonal_and_rhs >= staged_neurons_needed(systems, staged.unstaged))))
     return Kernel::staged_branch_parallel;
-  if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency) return Kernel::branch_parallel;  // > 900 rows
+  // Flat beyond 900 rows where staging would cost the batch neurons in flight:
+  if (std::is_same_v<Layout, layouts::Flat> && systems < concurrency) return Kernel::branch_parallel;
   if (automatic_subtree_layout<Layout>() && (8 * systems <= concurrency || grouped_mix) && rows >= 64)
     return Kernel::subtree_parallel;
   return Kernel::per_neuron;
 }
+
+/// StagedAtOnce on a GPU with `gpu`'s facts for a neuron whose staging takes `all` bytes of team
+/// scratch (a, b, d and rhs) or `diagonal_and_rhs` (d and rhs), of at most `scratch_limit` a team.
+constexpr StagedAtOnce staged_at_once(const compat::GpuFacts& gpu, std::size_t all, std::size_t diagonal_and_rhs,
+                                      std::size_t scratch_limit) {
+  StagedAtOnce at_once;
+  at_once.unstaged = staged_teams_at_once(gpu, 0);
+  if (at_once.unstaged == 0) return at_once;
+  if (all <= scratch_limit) at_once.all = staged_teams_at_once(gpu, all);
+  if (diagonal_and_rhs <= scratch_limit) at_once.diagonal_and_rhs = staged_teams_at_once(gpu, diagonal_and_rhs);
+  return at_once;
+}
+
+/// StagedAtOnce for neurons of `rows` rows with matrix scalar Matrix and solution scalar Value on
+/// `exec` (Kokkos's scratch limit and the GPU's facts); all 0 on host spaces and unknown GPUs.
+template <class ExecSpace, class Matrix, class Value>
+StagedAtOnce staged_at_once(const ExecSpace& exec, index_type rows) {
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) return {};
+  using Space = typename ExecSpace::scratch_memory_space;
+  return staged_at_once(compat::gpu_facts(exec), branch_parallel_scratch_bytes<Staging::all, Matrix, Value, Space>(rows),
+                        branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, Matrix, Value, Space>(rows),
+                        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)));
+}
 }  // namespace impl
-template <class ExecSpace, class Layout>
+
+/// algo::Automatic's kernel for `systems` neurons of `rows` rows (padded) in Layout on `exec`, the
+/// matrix's scalar Matrix and the solution's Value (they set what StagedBranchParallel's scratch
+/// holds on Flat): impl::automatic_kernel's rule with this space's facts.
+template <class ExecSpace, class Layout, class Matrix = double, class Value = Matrix>
 Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows, bool grouped_mix = false) {
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  impl::StagedAtOnce staged;
+  if constexpr (std::is_same_v<Layout, layouts::Flat>) staged = impl::staged_at_once<ExecSpace, Matrix, Value>(exec, rows);
   return impl::automatic_kernel<Layout>(!host, host ? 0 : static_cast<index_type>(compat::concurrency(exec)), systems,
-                                        rows, grouped_mix);
+                                        rows, grouped_mix, staged);
 }
 
 namespace impl {
@@ -620,6 +711,7 @@ template <class MemorySpace>
 struct AutomaticChoice {
   const WarpSteps<MemorySpace>* warp_staged = nullptr;
   Kernel kernel = Kernel::per_neuron;
+  bool stage_coefficients = false;  ///< with Kernel::staged_branch_parallel: a and b staged too
 };
 template <class RhsScalar, class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
 AutomaticChoice<MemorySpace> automatic_choice(const ExecSpace& exec,
@@ -627,8 +719,14 @@ AutomaticChoice<MemorySpace> automatic_choice(const ExecSpace& exec,
   AutomaticChoice<MemorySpace> choice;
   if (automatic_warp_staged<Layout, MatrixScalar, RhsScalar>(batch.systems()))
     choice.warp_staged = warp_staged_tables<ExecSpace, RhsScalar>(batch);
-  if (choice.warp_staged == nullptr)
-    choice.kernel = automatic_algorithm<ExecSpace, Layout>(exec, batch.systems(), batch.rows(), batch.grouped_mix());
+  if (choice.warp_staged != nullptr) return choice;
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  using Value = std::remove_const_t<RhsScalar>;
+  const index_type systems = batch.systems(), rows = batch.rows();
+  choice.kernel = automatic_algorithm<ExecSpace, Layout, Matrix, Value>(exec, systems, rows, batch.grouped_mix());
+  if (choice.kernel == Kernel::staged_branch_parallel)
+    choice.stage_coefficients =
+        automatic_stages_coefficients(systems, rows, staged_at_once<ExecSpace, Matrix, Value>(exec, rows));
   return choice;
 }
 }  // namespace impl
@@ -722,7 +820,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     }
     if (kernel == Kernel::staged_branch_parallel) {
       algo::StagedBranchParallel staged;
-      staged.stage_coefficients = rows < impl::automatic_staged_coefficients_below;
+      staged.stage_coefficients = choice.stage_coefficients;
       solve(exec, batch, rhs, x, status, workspace, staged);
     } else if (kernel == Kernel::branch_parallel) {
       solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{});

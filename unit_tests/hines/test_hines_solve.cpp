@@ -488,7 +488,8 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyOnAGpuTheNeuro
   using hines::impl::automatic_kernel;
   // The rule on an H100 (132 SMs x 2,048 threads), where 25,600 and 256,000 neurons both leave
   // threads idle one thread per neuron (hines_solve.hpp gives the figures): on the flat layout
-  // StagedBranchParallel up to 900 rows whatever the batch, BranchParallel above; SubtreeParallel
+  // StagedBranchParallel up to 900 rows whatever the batch, BranchParallel above without the GPU's
+  // facts (with them: the next test); SubtreeParallel
   // on Interleaved and BlockInterleaved<32> up to an eighth of the threads (33,792 neurons), from
   // 64 rows; per-neuron otherwise.
   const index_type h100 = 132 * 2048;
@@ -540,13 +541,89 @@ TYPED_TEST(HinesTables, AutomaticPicksATeamPerNeuronOrSubtreesOnlyOnAGpuTheNeuro
   const Kernel large_flat = host ? Kernel::per_neuron : Kernel::branch_parallel;
   const Kernel small_flat = host ? Kernel::per_neuron : Kernel::staged_branch_parallel;
   const Kernel large_interleaved = host ? Kernel::per_neuron : Kernel::subtree_parallel;
-  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 1057)), large_flat);
+  // 4,035 rows: d and rhs alone are 64 KB in double, over Kokkos's scratch limit; one neuron of
+  // 1,057 rows fits at once with them staged (on a GPU whose facts the runtime gives).
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 4035)), large_flat);
+  EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 1057)), small_flat);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Flat>(exec, 1, 107)), small_flat);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 1057)), large_interleaved);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::BlockInterleaved<32>>(exec, 1, 1057)), large_interleaved);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 107)), large_interleaved);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::Interleaved>(exec, 1, 63)), Kernel::per_neuron);
   EXPECT_EQ((hines::automatic_algorithm<E, layouts::UnifiedVector>(exec, 1, 1057)), Kernel::per_neuron);
+}
+
+// algo::Automatic on Flat with an H100's facts (132 multiprocessors of 2,048 threads, 32 blocks
+// and 228 KiB of shared memory each, 1 KiB of it reserved per block): StagedBranchParallel up to
+// 900 rows, and beyond where d and rhs staged leave the batch the neurons in flight it needs (all
+// of them, or 5/8 of the 4,224 teams the GPU runs unstaged: 2,640); a, b, d and rhs staged where
+// those four do. The cases are the measurements behind the rule (hines_solve.hpp).
+TYPED_TEST(HinesTables, AutomaticOnFlatStagesWhatLeavesTheBatchItsNeuronsInFlight) {
+  using hines::Kernel;
+  using hines::impl::automatic_kernel;
+  using hines::impl::automatic_stages_coefficients;
+  using hines::impl::staged_teams_at_once;
+  using Space = typename TypeParam::exec::scratch_memory_space;
+  const compat::GpuFacts h100{132, 2048, 32, 228 * 1024, 1024};
+  const index_type threads = 132 * 2048;
+  const std::size_t kokkos_limit = 40 * 1024;
+  EXPECT_EQ(staged_teams_at_once(h100, 0), 4224);
+  EXPECT_EQ(staged_teams_at_once(h100, 233472 / 10 - 528 - 1024), 1320);  // 10 teams a multiprocessor
+  EXPECT_EQ(staged_teams_at_once(h100, 233472 / 10 - 528 - 1023), 1188);  // a byte more: 9
+  EXPECT_EQ(staged_teams_at_once(compat::GpuFacts{}, 0), 0) << "unknown facts";
+  auto at_once = [&](index_type rows, bool single) {
+    using hines::Staging;
+    const std::size_t all = single ? hines::impl::branch_parallel_scratch_bytes<Staging::all, float, float, Space>(rows)
+                                   : hines::impl::branch_parallel_scratch_bytes<Staging::all, double, double, Space>(rows);
+    const std::size_t dr =
+        single ? hines::impl::branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, float, float, Space>(rows)
+               : hines::impl::branch_parallel_scratch_bytes<Staging::diagonal_and_rhs, double, double, Space>(rows);
+    return hines::impl::staged_at_once(h100, all, dr, kokkos_limit);
+  };
+  // {rows, float?, neurons, kernel, a and b staged too}
+  struct Case {
+    index_type rows;
+    bool single;
+    index_type neurons;
+    Kernel kernel;
+    bool all;
+  };
+  const Kernel staged = Kernel::staged_branch_parallel, branch = Kernel::branch_parallel;
+  const Case cases[] = {
+      {107, false, 256000, staged, true},   // small-low: 32 teams a multiprocessor either way
+      {149, false, 25600, staged, true},    // mp_ma_40984_gc2 (1.25x over d and rhs alone)
+      {671, false, 1000, staged, true},     // BG001: 1,320 at once, the whole batch (1.29x)
+      {671, false, 2327, staged, false},    // not at once: d and rhs (1.23x)
+      {671, false, 25600, staged, false},   // (1.30x)
+      {429, true, 25600, staged, true},     // medium-low, float: 27 teams a multiprocessor (1.25x)
+      {525, true, 25600, staged, true},     // medium-high, float: 23 (1.42x)
+      {671, true, 25600, staged, false},    // BG001, float: 18 (d and rhs 1.12x)
+      {429, false, 25600, staged, false},   // medium-low, double: 15 (1.25x)
+      {1057, false, 1000, staged, false},   // big-high: all at once with d and rhs (1.45x over BranchParallel)
+      {965, false, 1000, staged, false},    // HSN-fluoro02 (1.52x)
+      {1057, false, 2327, branch, false},   // not at once, 12 a multiprocessor (BranchParallel 1.11x)
+      {1057, false, 25600, branch, false},  // (1.04x)
+      {1057, true, 25600, staged, false},   // float: 23 a multiprocessor (1.46x)
+      {1057, true, 256000, staged, false},  // (1.21x)
+      {4035, false, 1, branch, false},      // d and rhs over the scratch limit
+  };
+  for (const Case& c : cases) {
+    const auto staging = at_once(c.rows, c.single);
+    EXPECT_EQ(automatic_kernel<layouts::Flat>(true, threads, c.neurons, c.rows, false, staging), c.kernel)
+        << c.rows << " rows, " << c.neurons << " neurons, float " << c.single;
+    if (c.kernel == staged)
+      EXPECT_EQ(automatic_stages_coefficients(c.neurons, c.rows, staging), c.all)
+          << c.rows << " rows, " << c.neurons << " neurons, float " << c.single;
+  }
+  // Without the GPU's facts: by rows alone, as before they were used.
+  const hines::impl::StagedAtOnce unknown;
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, threads, 1, 1057, false, unknown), branch);
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, threads, 1, 900, false, unknown), staged);
+  EXPECT_TRUE(automatic_stages_coefficients(1, 255, unknown));
+  EXPECT_FALSE(automatic_stages_coefficients(1, 256, unknown));
+  // Other layouts do not look at the staging.
+  EXPECT_EQ(automatic_kernel<layouts::BlockInterleaved<8>>(true, threads, 1000, 1057, false, at_once(1057, false)),
+            Kernel::per_neuron);
 }
 
 TYPED_TEST(HinesTables, GroupedMixIsSeveralMorphologiesWithFewMixedBlocks) {
