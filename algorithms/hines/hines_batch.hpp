@@ -252,6 +252,7 @@ class HinesBatch {
       require(morphologies.count() == 1 || (morphologies.count() == 0 && d.systems() == 0), where,
               "no morphology ids given for ", d.systems(), " neurons, but there are ", morphologies.count(),
               " morphologies (one is needed)");
+      mean_rows_ = morphologies.count() == 1 ? morphologies.host_sizes()[0] : 0;
       return;
     }
     require(static_cast<index_type>(morphology_of.extent(0)) == d.systems(), where, "morphology_of has ",
@@ -262,6 +263,9 @@ class HinesBatch {
               ", there are ", morphologies.count(), " morphologies");
     plans_->ids.assign(ids.data(), ids.data() + d.systems());  // kept for subtree_plan
     grouped_mix_ = impl::grouped_by_morphology(plans_->ids, d.systems());
+    index_type real_rows = 0;
+    for (const int id : plans_->ids) real_rows += morphologies.host_sizes()[static_cast<std::size_t>(id)];
+    mean_rows_ = d.systems() == 0 ? 0 : (real_rows + d.systems() - 1) / d.systems();
   }
 
   /// Whether the batch holds neurons of several morphologies stored grouped: at most one block of
@@ -269,6 +273,9 @@ class HinesBatch {
   /// (Grouping::by_morphology, for groups of a few blocks or more). algo::Automatic runs
   /// SubtreeParallel on such batches whatever their size (hines_solve.hpp).
   bool grouped_mix() const { return grouped_mix_; }
+  /// The real rows (a neuron's morphology's size, without its pad rows) per neuron, on average
+  /// rounded up: what algo::Automatic weighs a mixed batch's cells by on layouts::Flat.
+  index_type mean_rows() const { return mean_rows_; }
 
   const Morphologies<MemorySpace>& morphologies() const { return morphologies_; }
   /// Empty when every neuron has morphology 0.
@@ -323,6 +330,7 @@ class HinesBatch {
   vector_type a_, b_, d_;
   std::shared_ptr<Plans> plans_;
   bool grouped_mix_ = false;
+  index_type mean_rows_ = 0;
 };
 
 }  // namespace tridiag::hines

@@ -190,7 +190,8 @@ struct Automatic {
 /// Interleaved and BlockInterleaved<32> when rows >= 64 and either 8 x systems <= concurrency
 /// (33,792 neurons on an H100) or the batch is a grouped mix (HinesBatch::grouped_mix: several
 /// morphologies stored grouped); on Flat StagedBranchParallel for cells of at most 900 rows
-/// (automatic_staged_max_rows) and for larger ones where staging d and rhs leaves the batch the
+/// (automatic_staged_max_rows; a mixed batch's real rows per neuron on average,
+/// HinesBatch::mean_rows) and for larger ones where staging d and rhs leaves the batch the
 /// neurons in flight it needs (impl::staged_neurons_needed: all of them, or 5/8 of the teams the
 /// GPU runs unstaged), a, b, d and rhs staged where that staging does
 /// (impl::automatic_stages_coefficients), else d and rhs; else BranchParallel when systems <
@@ -211,8 +212,9 @@ struct Automatic {
 /// with d and rhs staged (big-high and HSN-fluoro02 at 1,000 neurons: 0.227 and 0.200 against
 /// 0.329 and 0.303 ms) or the staging leaves enough teams per multiprocessor (big-high in float
 /// at 25,600: 1.81 against 2.64 ms), and that is the rule for them since the commit after
-/// 5bb34d1. What the rule still gives away: 10-2012-02-09-001 (1,679 rows, 1.3-1.5x) and the six
-/// classes mixed in double (padded to 1,057 rows, 1.2x) at 25,600 neurons and more.
+/// 5bb34d1, as are mixed batches of at most 900 real rows per neuron on average (the six classes
+/// mixed, padded to 1,057 rows: 1.2-1.5x). What the rule still gives away: 10-2012-02-09-001
+/// (1,679 rows, 1.3-1.5x) at 25,600 neurons and more.
 ///
 /// Grouped mixes (H100, double, Grouping::by_morphology, SubtreeParallel against PerNeuron, the
 /// faster layout of Interleaved and BlockInterleaved<32>, without / with the pad rows solved;
@@ -317,10 +319,18 @@ constexpr index_type staged_neurons_needed(index_type systems, index_type unstag
 }
 
 /// Whether algo::Automatic stages a, b, d and rhs (not d and rhs only) when it runs
-/// StagedBranchParallel on a batch of `systems` neurons of `rows` rows.
+/// StagedBranchParallel on a batch of `systems` neurons of `rows` rows: where that staging leaves
+/// the batch the neurons in flight it needs (staged_neurons_needed), or takes no more waves of
+/// teams than d and rhs alone: a team with all four staged is faster, and a batch of a few waves
+/// takes about as many times a team's time (H100, tc200, 753 rows, 2,327 neurons: two waves
+/// either way, 0.159 against 0.203 ms; at 1,320, one wave with d and rhs and two with all four,
+/// 0.108 against 0.143).
 constexpr bool automatic_stages_coefficients(index_type systems, index_type rows, const StagedAtOnce& staged) {
   if (staged.unstaged <= 0) return rows < automatic_staged_coefficients_below;
-  return staged.all > 0 && staged.all >= staged_neurons_needed(systems, staged.unstaged);
+  if (staged.all <= 0) return false;
+  auto waves = [systems](index_type at_once) { return (systems + at_once - 1) / at_once; };
+  return staged.all >= staged_neurons_needed(systems, staged.unstaged) ||
+         (staged.diagonal_and_rhs > 0 && waves(staged.all) <= waves(staged.diagonal_and_rhs));
 }
 
 /// Whether Layout is one algo::Automatic may run SubtreeParallel on (automatic_kernel), so that
@@ -331,12 +341,17 @@ constexpr bool automatic_subtree_layout() {
 }
 
 /// automatic_algorithm's rule, given whether the space is a GPU and how many threads it runs at once.
+/// mean_rows: the batch's real rows per neuron (HinesBatch::mean_rows; 0: `rows`), which the
+/// flat layout's 900 rows weigh a mixed batch by (the six classes mixed, padded to 1,057 rows and
+/// 507 on average: StagedBranchParallel 1.2-1.5x faster than BranchParallel from 1,000 to 256,000
+/// neurons; the 11 shared cells, 4,035 and 1,355: BranchParallel 1.46x faster in float).
 template <class Layout>
 constexpr Kernel automatic_kernel(bool gpu, index_type concurrency, index_type systems, index_type rows,
-                                  bool grouped_mix = false, const StagedAtOnce& staged = {}) {
+                                  bool grouped_mix = false, const StagedAtOnce& staged = {},
+                                  index_type mean_rows = 0) {
   if (!gpu) return Kernel::per_neuron;
   if (std::is_same_v<Layout, layouts::Flat> &&
-      (rows <= automatic_staged_max_rows ||
+      ((mean_rows > 0 ? mean_rows : rows) <= automatic_staged_max_rows ||
        (staged.diagonal_and_rhs > 0 && staged.diagonal_and_rhs >= staged_neurons_needed(systems, staged.unstaged))))
     return Kernel::staged_branch_parallel;
   // Flat beyond 900 rows where staging would cost the batch neurons in flight:
@@ -374,12 +389,13 @@ StagedAtOnce staged_at_once(const ExecSpace& exec, index_type rows) {
 /// matrix's scalar Matrix and the solution's Value (they set what StagedBranchParallel's scratch
 /// holds on Flat): impl::automatic_kernel's rule with this space's facts.
 template <class ExecSpace, class Layout, class Matrix = double, class Value = Matrix>
-Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows, bool grouped_mix = false) {
+Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows, bool grouped_mix = false,
+                           index_type mean_rows = 0) {
   const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   impl::StagedAtOnce staged;
   if constexpr (std::is_same_v<Layout, layouts::Flat>) staged = impl::staged_at_once<ExecSpace, Matrix, Value>(exec, rows);
   return impl::automatic_kernel<Layout>(!host, host ? 0 : static_cast<index_type>(compat::concurrency(exec)), systems,
-                                        rows, grouped_mix, staged);
+                                        rows, grouped_mix, staged, mean_rows);
 }
 
 namespace impl {
@@ -723,7 +739,8 @@ AutomaticChoice<MemorySpace> automatic_choice(const ExecSpace& exec,
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
   const index_type systems = batch.systems(), rows = batch.rows();
-  choice.kernel = automatic_algorithm<ExecSpace, Layout, Matrix, Value>(exec, systems, rows, batch.grouped_mix());
+  choice.kernel =
+      automatic_algorithm<ExecSpace, Layout, Matrix, Value>(exec, systems, rows, batch.grouped_mix(), batch.mean_rows());
   if (choice.kernel == Kernel::staged_branch_parallel)
     choice.stage_coefficients =
         automatic_stages_coefficients(systems, rows, staged_at_once<ExecSpace, Matrix, Value>(exec, rows));

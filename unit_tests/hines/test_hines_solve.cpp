@@ -606,6 +606,10 @@ TYPED_TEST(HinesTables, AutomaticOnFlatStagesWhatLeavesTheBatchItsNeuronsInFligh
       {1057, true, 25600, staged, false},   // float: 23 a multiprocessor (1.46x)
       {1057, true, 256000, staged, false},  // (1.21x)
       {4035, false, 1, branch, false},      // d and rhs over the scratch limit
+      {753, false, 1320, staged, false},    // tc200: one wave with d and rhs, two with all four (1.32x)
+      {753, false, 2327, staged, true},     // two waves either way (1.28x)
+      {475, false, 1584, staged, true},     // nrn_ordering: one wave either way (1.28x)
+      {475, false, 2327, staged, false},    // one wave with d and rhs, two with all four (1.29x)
   };
   for (const Case& c : cases) {
     const auto staging = at_once(c.rows, c.single);
@@ -615,6 +619,14 @@ TYPED_TEST(HinesTables, AutomaticOnFlatStagesWhatLeavesTheBatchItsNeuronsInFligh
       EXPECT_EQ(automatic_stages_coefficients(c.neurons, c.rows, staging), c.all)
           << c.rows << " rows, " << c.neurons << " neurons, float " << c.single;
   }
+  // A mixed batch by its real rows per neuron: the six classes padded to 1,057 rows, 507 on
+  // average (d and rhs staged 1.24x faster at 25,600 neurons, double); the 11 shared cells padded
+  // to 4,035, 1,355 on average, in float (d and rhs fit, 6 teams a multiprocessor: BranchParallel
+  // 1.46x faster).
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, threads, 25600, 1057, true, at_once(1057, false), 507), staged);
+  EXPECT_FALSE(automatic_stages_coefficients(25600, 1057, at_once(1057, false)));
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, threads, 25600, 4035, true, at_once(4035, true), 1355), branch);
+  EXPECT_EQ(automatic_kernel<layouts::Flat>(true, threads, 25600, 1057, true, at_once(1057, false)), branch);
   // Without the GPU's facts: by rows alone, as before they were used.
   const hines::impl::StagedAtOnce unknown;
   EXPECT_EQ(automatic_kernel<layouts::Flat>(true, threads, 1, 1057, false, unknown), branch);
@@ -651,9 +663,16 @@ TYPED_TEST(HinesTables, GroupedMixIsSeveralMorphologiesWithFewMixedBlocks) {
     const auto problem = hines::make_problem<double, layouts::Flat, M>(systems, grouping);
     ASSERT_EQ(problem.matrix.morphologies().count(), 3);
     EXPECT_EQ(problem.matrix.grouped_mix(), grouping == hines::Grouping::by_morphology);
+    EXPECT_EQ(problem.matrix.rows(), 6);
+    EXPECT_EQ(problem.matrix.mean_rows(), 5);  // (5 + 4 + 6) / 3, whatever the order
   }
   const std::vector<HinesSystem> one(64, on_tree(shapes[0], test_seed()));
-  EXPECT_FALSE((hines::make_problem<double, layouts::Flat, M>(one, hines::Grouping::by_morphology).matrix.grouped_mix()));
+  const auto one_problem = hines::make_problem<double, layouts::Flat, M>(one, hines::Grouping::by_morphology);
+  EXPECT_FALSE(one_problem.matrix.grouped_mix());
+  EXPECT_EQ(one_problem.matrix.mean_rows(), 5);
+  const std::vector<HinesSystem> two = {on_tree(shapes[0], test_seed()), on_tree(shapes[1], test_seed() + 1)};
+  EXPECT_EQ((hines::make_problem<double, layouts::Flat, M>(two, hines::Grouping::none).matrix.mean_rows()), 5)
+      << "4.5 rounded up";
 }
 
 // ---- bad input --------------------------------------------------------------------------------
