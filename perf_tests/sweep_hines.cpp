@@ -619,6 +619,10 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
                   std::to_string(partition.critical_rows) + " rows)";
     }
   }
+  if constexpr (std::is_same_v<Algorithm, hines::algo::Automatic>) {
+    // Which kernel it runs, as this benchmark names its rows (built here, outside the timed region).
+    row.note = "runs " + hines::automatic_kernel_name<Scalar>(exec, bt.batch, options);
+  }
   if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";
   row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, options); });
@@ -881,7 +885,7 @@ std::vector<std::string> hines_csv_notes() {
       "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_staged_branch_parallel = algo::StagedBranchParallel (flat only; "
       "the console note says what it staged in team scratch; skipped where nothing fits), "
       "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
-      "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic; "
+      "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic (the console line says which kernel it runs); "
       "hines_warp_staged = algo::WarpStaged (interleaved and block_interleaved8; one morphology of a small cell on a CUDA "
       "device, else skipped); "
       "hines_subtree_parallel = algo::SubtreeParallel (interleaved and block_interleaved32; automatic groups per "

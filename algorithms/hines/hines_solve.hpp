@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <string>
 #include <tridiag/algorithms/hines/branch_parallel_kernel.hpp>
 #include <tridiag/algorithms/hines/hines_batch.hpp>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>  // host helpers come with the entry
@@ -760,6 +761,39 @@ bool automatic_splits_trunks(const ExecSpace& exec, const HinesBatch<MatrixScala
       return subtree_parallel_plan<RhsScalar>(exec, batch, impl::automatic_subtree_parallel(exec, automatic)).splits;
   }
   return false;
+}
+
+/// What hines::solve with `automatic` runs on `batch` on `exec` (rhs of scalar RhsScalar), named
+/// as the benchmark names its rows (perf_tests/sweep_hines.cpp): the name() of the algo:: tag it
+/// runs, with "_dr" where StagedBranchParallel stages d and rhs only and "_split" where
+/// SubtreeParallel splits a trunk (automatic_splits_trunks). Builds what the solve would build on
+/// first use (the plan, WarpStaged's step tables).
+template <class RhsScalar, class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
+std::string automatic_kernel_name(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
+                                  const algo::Automatic& automatic = {}) {
+  const auto choice = impl::automatic_choice<RhsScalar>(exec, batch);
+  if (choice.warp_staged != nullptr) return algo::WarpStaged::name();
+  switch (choice.kernel) {
+    case Kernel::subtree_parallel:
+      return std::string(algo::SubtreeParallel::name()) +
+             (automatic_splits_trunks<RhsScalar>(exec, batch, automatic) ? "_split" : "");
+    case Kernel::staged_branch_parallel: {
+      algo::StagedBranchParallel staged;
+      staged.stage_coefficients = choice.stage_coefficients;
+      switch (staged_branch_parallel_staging<ExecSpace, std::remove_const_t<MatrixScalar>, std::remove_const_t<RhsScalar>>(
+          batch.rows(), staged)) {
+        case Staging::all: return algo::StagedBranchParallel::name();
+        case Staging::diagonal_and_rhs: return std::string(algo::StagedBranchParallel::name()) + "_dr";
+        case Staging::none: return algo::BranchParallel::name();  // what the staged solve then runs
+      }
+      return algo::StagedBranchParallel::name();
+    }
+    case Kernel::branch_parallel:
+      return algo::BranchParallel::name();
+    case Kernel::per_neuron:
+      break;
+  }
+  return algo::PerNeuron::name();
 }
 
 /// Solves A x = rhs for every neuron of the batch (one thread per neuron, `algorithm` picks the

@@ -350,6 +350,29 @@ TYPED_TEST(HinesSolve, FoldedSweepEqualsTheTextbookSweepBitwise) {
   }
 }
 
+TYPED_TEST(HinesSolve, AutomaticKernelNameSaysWhatTheSolveRuns) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using E = typename TypeParam::exec;
+  // 64 neurons of one 100-row tree: on a GPU StagedBranchParallel with all four arrays on Flat (64
+  // neurons fit at once), SubtreeParallel on Interleaved and BlockInterleaved<32>, PerNeuron on the
+  // other layouts (WarpStaged from 1,600 neurons); PerNeuron on host spaces.
+  const std::vector<HinesSystem> systems(64, random_tree(100, test_seed()));
+  const auto problem = hines::make_problem<S, L, M>(systems, hines::Grouping::none);
+  const E exec;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible;
+  std::string expected = "hines";
+  if (!host && std::is_same_v<L, layouts::Flat>) expected = "hines_staged_branch_parallel";
+  if (!host && hines::impl::automatic_subtree_layout<L>())
+    expected = std::string("hines_subtree_parallel") +
+               (hines::automatic_splits_trunks<S>(exec, problem.matrix) ? "_split" : "");
+  EXPECT_EQ(hines::automatic_kernel_name<S>(exec, problem.matrix), expected);
+  // With split_trunks = false no trunk is split, and SubtreeParallel's name has no "_split".
+  EXPECT_EQ(hines::automatic_kernel_name<S>(exec, problem.matrix, hines::algo::Automatic{true, false}),
+            host || !hines::impl::automatic_subtree_layout<L>() ? expected : std::string("hines_subtree_parallel"));
+}
+
 TYPED_TEST(HinesSolve, FoldedSweepReportsTheLowestNonFiniteRhsRow) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
