@@ -374,6 +374,15 @@ constexpr StagedAtOnce staged_at_once(const compat::GpuFacts& gpu, std::size_t a
   return at_once;
 }
 
+/// automatic_kernel on `exec` (whether it is a GPU, the threads it runs at once).
+template <class Layout, class ExecSpace>
+Kernel automatic_kernel_on(const ExecSpace& exec, index_type systems, index_type rows, bool grouped_mix,
+                           const StagedAtOnce& staged, index_type mean_rows) {
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  return automatic_kernel<Layout>(!host, host ? 0 : static_cast<index_type>(compat::concurrency(exec)), systems, rows,
+                                  grouped_mix, staged, mean_rows);
+}
+
 /// StagedAtOnce for neurons of `rows` rows with matrix scalar Matrix and solution scalar Value on
 /// `exec` (Kokkos's scratch limit and the GPU's facts); all 0 on host spaces and unknown GPUs.
 template <class ExecSpace, class Matrix, class Value>
@@ -392,11 +401,9 @@ StagedAtOnce staged_at_once(const ExecSpace& exec, index_type rows) {
 template <class ExecSpace, class Layout, class Matrix = double, class Value = Matrix>
 Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows, bool grouped_mix = false,
                            index_type mean_rows = 0) {
-  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   impl::StagedAtOnce staged;
   if constexpr (std::is_same_v<Layout, layouts::Flat>) staged = impl::staged_at_once<ExecSpace, Matrix, Value>(exec, rows);
-  return impl::automatic_kernel<Layout>(!host, host ? 0 : static_cast<index_type>(compat::concurrency(exec)), systems,
-                                        rows, grouped_mix, staged, mean_rows);
+  return impl::automatic_kernel_on<Layout>(exec, systems, rows, grouped_mix, staged, mean_rows);
 }
 
 namespace impl {
@@ -740,11 +747,11 @@ AutomaticChoice<MemorySpace> automatic_choice(const ExecSpace& exec,
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
   const index_type systems = batch.systems(), rows = batch.rows();
-  choice.kernel =
-      automatic_algorithm<ExecSpace, Layout, Matrix, Value>(exec, systems, rows, batch.grouped_mix(), batch.mean_rows());
+  StagedAtOnce staged;  // asked of the GPU once per call
+  if constexpr (std::is_same_v<Layout, layouts::Flat>) staged = staged_at_once<ExecSpace, Matrix, Value>(exec, rows);
+  choice.kernel = automatic_kernel_on<Layout>(exec, systems, rows, batch.grouped_mix(), staged, batch.mean_rows());
   if (choice.kernel == Kernel::staged_branch_parallel)
-    choice.stage_coefficients =
-        automatic_stages_coefficients(systems, rows, staged_at_once<ExecSpace, Matrix, Value>(exec, rows));
+    choice.stage_coefficients = automatic_stages_coefficients(systems, rows, staged);
   return choice;
 }
 }  // namespace impl
