@@ -5,6 +5,8 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <map>
+#include <mutex>
 
 // Kernels are functors. Every parallel_for / parallel_reduce body inside tridiag's headers is a
 // named functor, never KOKKOS_LAMBDA: nvcc's extended __host__ __device__ lambdas inside a
@@ -86,11 +88,9 @@ GpuFacts gpu_facts(const ExecSpace&) {
   return {};
 }
 #if defined(KOKKOS_ENABLE_CUDA)
-/// From the CUDA runtime (the device Kokkos made current), not from Kokkos, whose accessors for
-/// it differ between versions. Zeros where the runtime does not answer.
-inline GpuFacts gpu_facts(const Kokkos::Cuda&) {
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return {};
+namespace detail {
+/// Asks the CUDA runtime for `device`'s facts. Zeros where it does not answer.
+inline GpuFacts query_gpu_facts(int device) {
   auto attribute = [device](cudaDeviceAttr what) {
     int value = 0;
     return cudaDeviceGetAttribute(&value, what, device) == cudaSuccess ? value : 0;
@@ -101,6 +101,25 @@ inline GpuFacts gpu_facts(const Kokkos::Cuda&) {
   facts.blocks_per_multiprocessor = attribute(cudaDevAttrMaxBlocksPerMultiprocessor);
   facts.shared_per_multiprocessor = static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
   facts.shared_reserved_per_block = static_cast<std::size_t>(attribute(cudaDevAttrReservedSharedMemoryPerBlock));
+  return facts;
+}
+}  // namespace detail
+
+/// From the CUDA runtime (the device Kokkos made current), not from Kokkos, whose accessors for
+/// it differ between versions. Zeros where the runtime does not answer. A device's facts do not
+/// change, and a solve inside a time loop asks for them every step: the runtime is asked once
+/// per device (a complete answer is kept; an incomplete one is asked again next time).
+inline GpuFacts gpu_facts(const Kokkos::Cuda&) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return {};
+  static std::mutex mutex;
+  static std::map<int, GpuFacts> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = known.find(device); found != known.end()) return found->second;
+  const GpuFacts facts = detail::query_gpu_facts(device);
+  const bool complete = facts.multiprocessors > 0 && facts.threads_per_multiprocessor > 0 &&
+                        facts.blocks_per_multiprocessor > 0 && facts.shared_per_multiprocessor > 0;
+  if (complete) known.emplace(device, facts);
   return facts;
 }
 #endif
