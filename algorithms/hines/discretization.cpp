@@ -73,16 +73,19 @@ void check_options(const DiscretizationOptions& o) {
   require(o.cm_uF_cm2 >= 0 && std::isfinite(o.cm_uF_cm2), where, "cm_uF_cm2=", o.cm_uF_cm2,
           " must be non-negative");
   if (o.rule == DiscretizationOptions::Rule::max_length) {
-    require(o.max_length_um > 0, where, "max_length_um=", o.max_length_um, " must be positive");
+    require(o.max_length_um > 0 && std::isfinite(o.max_length_um), where, "max_length_um=", o.max_length_um,
+            " must be positive");
   } else {
-    require(o.d_lambda > 0, where, "d_lambda=", o.d_lambda, " must be positive");
-    require(o.frequency_hz > 0, where, "frequency_hz=", o.frequency_hz, " must be positive");
+    require(o.d_lambda > 0 && std::isfinite(o.d_lambda), where, "d_lambda=", o.d_lambda, " must be positive");
+    require(o.frequency_hz > 0 && std::isfinite(o.frequency_hz), where, "frequency_hz=", o.frequency_hz,
+            " must be positive");
   }
 }
 
 }  // namespace
 
 int segment_count(const CableSection& section, const DiscretizationOptions& options) {
+  check_options(options);
   const std::vector<double> arc = arc_lengths(section);
   const double L = arc.empty() ? 0.0 : arc.back();
   if (options.rule == DiscretizationOptions::Rule::max_length) {
@@ -149,6 +152,15 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
             sections[k].parent, "; only section 0 may be the root");
     require(sections[k].parent < k, where, "section ", k, " has parent ", sections[k].parent,
             "; parents must come first");
+    require(k == 0 || (sections[k].parent_x >= 0 && sections[k].parent_x <= 1), where, "section ", k,
+            " has parent_x ", sections[k].parent_x, "; it must lie in [0, 1]");
+    for (std::size_t j = 0; j < sections[k].points.size(); ++j) {
+      const CablePoint& point = sections[k].points[j];
+      require(std::isfinite(point.x) && std::isfinite(point.y) && std::isfinite(point.z), where, "section ", k,
+              ", point ", j, ": coordinates (", point.x, ", ", point.y, ", ", point.z, ") must be finite");
+      require(point.diameter > 0 && std::isfinite(point.diameter), where, "section ", k, ", point ", j,
+              ": diameter ", point.diameter, " um must be positive");
+    }
   }
 
   // ---- nodes in section order ("creation order"), then renumbered depth first ----

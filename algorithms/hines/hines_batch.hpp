@@ -15,8 +15,10 @@
 // diagonal rows they are (serial_hines.hpp), without walking the tree over them.
 //
 // Topology is checked once, on the host, when a Morphologies or a HinesBatch is built (STYLE
-// 6.5); the solver then trusts it. Both keep their Views private so that what the solver reads is
-// what was checked: change a topology by building a new object, never by writing into parent().
+// 6.5); the solver then trusts it. Both copy the parents, sizes and morphology ids they are given
+// into Views of their own and keep them private, so that what the solver reads is what was
+// checked: a caller may refill its own buffers afterwards; change a topology by building a new
+// object, never by writing into parent(), sizes() or morphology_of().
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -93,16 +95,26 @@ class Morphologies {
 
   Morphologies() = default;
 
-  /// Wraps the given Views after checking them on the host (one copy there, which fences):
-  /// throws tridiag::invalid_argument unless sizes has one entry per morphology and every
-  /// morphology is a valid Hines numbering (impl::check_topology).
-  Morphologies(const parent_view& parent, const size_view& sizes) : parent_(parent), sizes_(sizes) {
+  /// Checks the given Views on the host (one copy there, which fences), then keeps copies of them
+  /// (the caller's Views are not referenced afterwards): throws tridiag::invalid_argument unless
+  /// sizes has one entry per morphology and every morphology is a valid Hines numbering
+  /// (impl::check_topology).
+  Morphologies(const parent_view& parent, const size_view& sizes) {
     constexpr const char* where = "hines::Morphologies";
     require(sizes.extent(0) == parent.extent(0), where, "sizes has ", sizes.extent(0), " entries, parent has ",
             parent.extent(0), " morphologies");
-    auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parent);
-    auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
-    impl::check_topology(where, hp.data(), hs.data(), count(), rows());
+    // Host copies first: what is checked is what the device copies are made from.
+    auto hp = Kokkos::create_mirror_view(Kokkos::HostSpace(), parent);
+    auto hs = Kokkos::create_mirror_view(Kokkos::HostSpace(), sizes);
+    Kokkos::deep_copy(hp, parent);
+    Kokkos::deep_copy(hs, sizes);
+    impl::check_topology(where, hp.data(), hs.data(), static_cast<index_type>(parent.extent(0)),
+                         static_cast<index_type>(parent.extent(1)));
+    parent_ = parent_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::parent"), parent.extent(0),
+                          parent.extent(1));
+    sizes_ = size_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::sizes"), sizes.extent(0));
+    Kokkos::deep_copy(parent_, hp);
+    Kokkos::deep_copy(sizes_, hs);
     host_sizes_.assign(hs.data(), hs.data() + hs.extent(0));
     const std::vector<int> links = impl::tree_links(hp.data(), hs.data(), count(), rows());
     links_ = parent_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::links"), count(), rows());
@@ -132,6 +144,8 @@ class Morphologies {
   /// and one copy to the device per table), then kept, and shared by the copies of this object (a
   /// HinesBatch's included): a time loop pays once. Safe to call from several host threads.
   const SubtreePartition<MemorySpace>& subtree_partition(int groups, index_type split_path = 0) const {
+    require(groups >= 1, "hines::Morphologies::subtree_partition", "groups = ", groups, " must be at least 1");
+    require(split_path >= 0, "hines::Morphologies::subtree_partition", "split_path = ", split_path, " is negative");
     static const SubtreePartition<MemorySpace> none{};
     if (!partitions_) return none;  // default-constructed: no morphologies
     const std::lock_guard<std::mutex> lock(partitions_->mutex);
@@ -149,6 +163,7 @@ class Morphologies {
   /// for `groups` groups (empty for other sets): built on the host on first use, then kept, as
   /// subtree_partition. Safe to call from several host threads.
   const WarpSteps<MemorySpace>& warp_steps(int groups) const {
+    require(groups >= 1, "hines::Morphologies::warp_steps", "groups = ", groups, " must be at least 1");
     static const WarpSteps<MemorySpace> none{};
     if (!partitions_ || count() != 1) return none;
     const std::lock_guard<std::mutex> lock(partitions_->mutex);
@@ -239,10 +254,11 @@ class HinesBatch {
   /// Neuron s has morphology morphology_of(s). Throws tridiag::invalid_argument unless a, b and d
   /// have one shape, their rows equal morphologies.rows(), morphology_of has one entry per neuron
   /// (or is empty, with one morphology) and every id lies in [0, morphologies.count()): the ids
-  /// are checked on the host (one copy there, which fences).
+  /// are checked on the host (one copy there, which fences), and the batch keeps a copy of them.
+  /// a, b and d are referenced, not copied: the caller updates the coefficients in place.
   HinesBatch(const Morphologies<MemorySpace>& morphologies, const morphology_view& morphology_of, const vector_type& a,
              const vector_type& b, const vector_type& d)
-      : morphologies_(morphologies), morphology_of_(morphology_of), a_(a), b_(b), d_(d), plans_(std::make_shared<Plans>()) {
+      : morphologies_(morphologies), a_(a), b_(b), d_(d), plans_(std::make_shared<Plans>()) {
     constexpr const char* where = "hines::HinesBatch";
     require_same_shape(where, "a", a, "d", d);
     require_same_shape(where, "b", b, "d", d);
@@ -257,10 +273,14 @@ class HinesBatch {
     }
     require(static_cast<index_type>(morphology_of.extent(0)) == d.systems(), where, "morphology_of has ",
             morphology_of.extent(0), " entries, the batch has ", d.systems(), " neurons");
-    auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), morphology_of);
+    auto ids = Kokkos::create_mirror_view(Kokkos::HostSpace(), morphology_of);
+    Kokkos::deep_copy(ids, morphology_of);
     for (index_type s = 0; s < d.systems(); ++s)
       require(ids(s) >= 0 && ids(s) < morphologies.count(), where, "neuron ", s, " has morphology id ", ids(s),
               ", there are ", morphologies.count(), " morphologies");
+    morphology_of_ = morphology_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::morphology_of"),
+                                     morphology_of.extent(0));
+    Kokkos::deep_copy(morphology_of_, ids);
     plans_->ids.assign(ids.data(), ids.data() + d.systems());  // kept for subtree_plan
     grouped_mix_ = impl::grouped_by_morphology(plans_->ids, d.systems());
     index_type real_rows = 0;

@@ -28,8 +28,9 @@
 //                          rows, staged in shared memory, 4 lanes per neuron over the tree's
 //                          subtree partition flattened into uniform steps (warp_staged_steps.hpp,
 //                          warp_staged_kernel.hpp): 5 values of global traffic per row instead of
-//                          9, on CUDA devices (sm_80 and later); PerNeuron elsewhere
-//                          (warp_staged_runs says which).
+//                          9, on CUDA devices (its copies by cp.async from sm_80 on, plain
+//                          loads and stores before; measured on the H100 only); PerNeuron
+//                          elsewhere (warp_staged_runs says which).
 //   algo::Automatic        one of the above (automatic_algorithm).
 // PerNeuron, BlockShared and SubtreeParallel skip the pad rows of a mixed batch (neither read nor
 // written) with solve_padding = false.
@@ -886,6 +887,8 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
       solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{algorithm.solve_padding});
     }
   } else if constexpr (std::is_same_v<Algorithm, algo::BranchParallel>) {
+    require(algorithm.team_size >= 0, where, "algo::BranchParallel::team_size = ", algorithm.team_size,
+            " is negative (0: automatic)");
     require(systems <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
@@ -893,6 +896,10 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
                                                        systems, algorithm.team_size, 1,
                                                        "tridiag::hines::solve_branch_parallel");
   } else if constexpr (std::is_same_v<Algorithm, algo::StagedBranchParallel>) {
+    require(algorithm.team_size >= 0, where, "algo::StagedBranchParallel::team_size = ", algorithm.team_size,
+            " is negative (0: automatic)");
+    require(algorithm.neurons_per_team >= 1, where, "algo::StagedBranchParallel::neurons_per_team = ",
+            algorithm.neurons_per_team, " must be at least 1");
     using Matrix = std::remove_const_t<MatrixScalar>;
     const Staging staging = staged_branch_parallel_staging<ExecSpace, Matrix, Value>(rows, algorithm);
     if (staging == Staging::none) {

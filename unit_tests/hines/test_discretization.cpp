@@ -168,6 +168,85 @@ TEST(Discretization, RejectsBadOptionsAndForests) {
   EXPECT_THROW(discretize(two), tridiag::invalid_argument);
 }
 
+TEST(Discretization, SegmentCountRejectsBadOptions) {
+  CableSection s;
+  s.points = {{0, 0, 0, 1}, {100, 0, 0, 1}};
+  EXPECT_THROW(segment_count(s, max_length(-5)), tridiag::invalid_argument);
+  EXPECT_THROW(segment_count(s, max_length(std::nan(""))), tridiag::invalid_argument);
+  DiscretizationOptions dl;
+  dl.rule = DiscretizationOptions::Rule::d_lambda;
+  dl.d_lambda = -0.1;
+  EXPECT_THROW(segment_count(s, dl), tridiag::invalid_argument);
+  dl.d_lambda = 0.1;
+  dl.frequency_hz = 0;
+  EXPECT_THROW(segment_count(s, dl), tridiag::invalid_argument);
+}
+
+/// Two sections: a root cylinder and a child attached at the root's far end, both valid.
+std::vector<CableSection> two_sections() {
+  std::vector<CableSection> sections(2);
+  sections[0].points = {{0, 0, 0, 2}, {50, 0, 0, 2}};
+  sections[1].points = {{50, 0, 0, 1}, {80, 0, 0, 1}};
+  sections[1].parent = 0;
+  sections[1].parent_x = 1;
+  return sections;
+}
+
+/// Expects discretize(sections) to throw tridiag::invalid_argument whose message holds `words`.
+void expect_rejected(const std::vector<CableSection>& sections, const std::string& words) {
+  try {
+    discretize(sections, max_length(20));
+    ADD_FAILURE() << "no exception; expected one about " << words;
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+TEST(Discretization, RejectsSectionsWithBadGeometryOrAttachment) {
+  EXPECT_NO_THROW(discretize(two_sections(), max_length(20)));
+  for (const double x : {std::nan(""), -0.5, 1.5}) {
+    auto sections = two_sections();
+    sections[1].parent_x = x;
+    expect_rejected(sections, "parent_x");
+  }
+  for (const double d : {0.0, -1.0, std::nan(""), HUGE_VAL}) {
+    auto sections = two_sections();
+    sections[1].points[1].diameter = d;
+    expect_rejected(sections, "diameter");
+  }
+  auto sections = two_sections();
+  sections[0].points[1].y = std::nan("");
+  expect_rejected(sections, "coordinates");
+}
+
+TEST(Discretization, RejectsHandBuiltMorphologiesThatBreakTheReadersGuarantees) {
+  const Morphology good = parse_text("1 3 0 0 0 1 -1\n2 3 10 0 0 1 1\n3 3 20 0 0 1 2\n");
+  EXPECT_NO_THROW(discretize(good, max_length(20)));
+  auto expect_bad = [](const Morphology& m, const std::string& words) {
+    try {
+      discretize(m, max_length(20));
+      ADD_FAILURE() << "no exception; expected one about " << words;
+    } catch (const tridiag::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  Morphology short_parents = good;
+  short_parents.parent_index.pop_back();
+  expect_bad(short_parents, "parent indices");
+  Morphology child_first = good;
+  child_first.parent_index = {1, -1, 1};  // sample 0's parent comes after it
+  expect_bad(child_first, "parent index");
+  Morphology out_of_range = good;
+  out_of_range.parent_index = {-1, 0, 7};
+  expect_bad(out_of_range, "parent index");
+  Morphology flat = good;
+  flat.samples[2].radius = 0;
+  expect_bad(flat, "radius");
+  Morphology nowhere = good;
+  nowhere.samples[1].z = std::nan("");
+  expect_bad(nowhere, "not finite");
+}
+
 // ---- real cells -------------------------------------------------------------------------------
 
 struct NeuronCounts {

@@ -787,5 +787,72 @@ TYPED_TEST(HinesBadInput, BadTopologyAndMorphologyIdsThrow) {
   EXPECT_THROW((hines::make_problem<S, L, M>(systems)), invalid_argument);
 }
 
+TYPED_TEST(HinesBadInput, BadKernelOptionsThrowAndWriteNothing) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using tridiag::invalid_argument;
+  const auto problem = hines::make_problem<S, L, M>(population<S>(test_cells().front().cell, 10, test_seed()));
+  typename TypeParam::exec exec;
+  BatchVector<S, L, M> x("x", problem.matrix.systems(), problem.matrix.rows());
+  fill_storage(x, nan_of<S>());
+  hines::algo::StagedBranchParallel no_neurons;
+  no_neurons.neurons_per_team = 0;
+  EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, {}, {}, hines::algo::BranchParallel{-1}),
+               invalid_argument);
+  EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, {}, {}, hines::algo::StagedBranchParallel{-32}),
+               invalid_argument);
+  EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, {}, {}, no_neurons), invalid_argument);
+  exec.fence();
+  for (S v : download(x)) ASSERT_TRUE(v != v) << "x was written";
+  // The partitions behind SubtreeParallel and WarpStaged need at least one group.
+  const auto& shapes = problem.matrix.morphologies();
+  EXPECT_THROW(shapes.subtree_partition(0), invalid_argument);
+  EXPECT_THROW(shapes.subtree_partition(-4), invalid_argument);
+  EXPECT_THROW(shapes.subtree_partition(2, -1), invalid_argument);
+  EXPECT_THROW(shapes.warp_steps(0), invalid_argument);
+  EXPECT_NO_THROW(shapes.subtree_partition(2));
+}
+
+TYPED_TEST(HinesBadInput, TheBatchKeepsCopiesOfTheTopologyItWasGiven) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto& cells = test_cells();
+  ASSERT_GE(cells.size(), 2u);
+  std::vector<HinesSystem> systems = population<S>(cells[0].cell, 5, test_seed());
+  for (const auto& s : population<S>(cells[1].cell, 5, test_seed() + 1)) systems.push_back(s);
+  const auto problem = hines::make_problem<S, L, M>(systems);
+  // The caller's own parents, sizes and ids: copies of the problem's.
+  const auto& shapes = problem.matrix.morphologies();
+  typename hines::Morphologies<M>::parent_view parent("caller parent", shapes.count(), shapes.rows());
+  typename hines::Morphologies<M>::size_view sizes("caller sizes", shapes.count());
+  Kokkos::View<int*, M> ids("caller ids", problem.matrix.systems());
+  Kokkos::deep_copy(parent, shapes.parent());
+  Kokkos::deep_copy(sizes, shapes.sizes());
+  Kokkos::deep_copy(ids, problem.matrix.morphology_of());
+  const hines::Morphologies<M> mine(parent, sizes);
+  const hines::HinesBatch<S, L, M> batch(mine, ids, problem.matrix.a(), problem.matrix.b(), problem.matrix.d());
+  typename TypeParam::exec exec;
+  auto solve_into_fresh_x = [&](const auto& algorithm) {
+    BatchVector<S, L, M> x("x", batch.systems(), batch.rows());
+    StatusView<M> status("status", batch.systems());
+    fill_storage(x, nan_of<S>());
+    hines::solve(exec, batch, problem.rhs, x, status, {}, algorithm);
+    exec.fence();
+    auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+    for (index_type k = 0; k < batch.systems(); ++k) EXPECT_EQ(st(k), 0) << "neuron " << k;
+    return download(x);
+  };
+  const auto before = solve_into_fresh_x(hines::algo::PerNeuron{});
+  const auto before_branch = solve_into_fresh_x(hines::algo::BranchParallel{});
+  // The caller refills its buffers with what no check would pass.
+  Kokkos::deep_copy(parent, 0);
+  Kokkos::deep_copy(sizes, static_cast<int>(shapes.rows()) + 5);
+  Kokkos::deep_copy(ids, 99);
+  EXPECT_TRUE(same_bits(solve_into_fresh_x(hines::algo::PerNeuron{}), before));
+  EXPECT_TRUE(same_bits(solve_into_fresh_x(hines::algo::BranchParallel{}), before_branch));
+}
+
 }  // namespace
 }  // namespace tridiag::test
