@@ -814,6 +814,31 @@ TYPED_TEST(HinesBadInput, BadKernelOptionsThrowAndWriteNothing) {
   EXPECT_NO_THROW(shapes.subtree_partition(2));
 }
 
+TYPED_TEST(HinesBadInput, SetRhsAndCopySolutionRejectWrongShapesAndWriteNothing) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using tridiag::invalid_argument;
+  const auto problem = hines::make_problem<S, L, M>(population<S>(test_cells().front().cell, 6, test_seed()));
+  const index_type systems = problem.matrix.systems(), rows = problem.matrix.rows();
+  const auto before = download(problem.rhs);
+  auto rhs = hines::copy_solution(problem, problem.rhs);  // the right-hand sides, caller's order
+  auto too_few = rhs;
+  too_few.pop_back();
+  EXPECT_THROW(hines::set_rhs(problem, too_few), invalid_argument);
+  auto short_one = rhs;
+  short_one[3].pop_back();
+  EXPECT_THROW(hines::set_rhs(problem, short_one), invalid_argument);
+  BatchVector<S, L, M> wrong_target("t", systems, rows + 1), wrong_x("x", systems - 1, rows);
+  EXPECT_THROW(hines::set_rhs(problem, rhs, wrong_target), invalid_argument);
+  EXPECT_THROW(hines::copy_solution(problem, wrong_x), invalid_argument);
+  EXPECT_TRUE(same_bits(download(problem.rhs), before)) << "a rejected set_rhs wrote into the rhs";
+  for (auto& r : rhs)
+    for (auto& v : r) v = v + S(1);
+  EXPECT_NO_THROW(hines::set_rhs(problem, rhs));
+  EXPECT_TRUE(same_bits(hines::copy_solution(problem, problem.rhs), rhs)) << "set_rhs then copy_solution";
+}
+
 TYPED_TEST(HinesBadInput, TheBatchKeepsCopiesOfTheTopologyItWasGiven) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
