@@ -700,7 +700,16 @@ TYPED_TEST(HinesTables, GroupedMixIsSeveralMorphologiesWithFewMixedBlocks) {
 
 // ---- bad input --------------------------------------------------------------------------------
 template <class C>
-class HinesBadInput : public KokkosTest {};
+class HinesBadInput : public KokkosTest {
+ protected:
+  /// `neurons` random steps of the first test cell, as a problem of the configuration's scalar,
+  /// layout and memory space.
+  static auto one_cell_problem(int neurons) {
+    using S = typename C::scalar;
+    return hines::make_problem<S, typename C::layout, typename C::memory>(
+        population<S>(test_cells().front().cell, neurons, test_seed()));
+  }
+};
 using BadInputConfigs = to_gtest<product<list<double>, list<layouts::BlockInterleaved<8>>, ExecSpaces>::type>::type;
 TYPED_TEST_SUITE(HinesBadInput, BadInputConfigs, ConfigNames);
 
@@ -708,7 +717,7 @@ TYPED_TEST(HinesBadInput, ShapeMismatchThrowsAndWritesNothing) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  const auto problem = hines::make_problem<S, L, M>(population<S>(test_cells().front().cell, 10, test_seed()));
+  const auto problem = TestFixture::one_cell_problem(10);
   const index_type systems = problem.matrix.systems(), rows = problem.matrix.rows();
   typename TypeParam::exec exec;
   BatchVector<S, L, M> x("x", systems, rows), short_x("x", systems, rows - 1), few_x("x", systems - 1, rows);
@@ -791,8 +800,7 @@ TYPED_TEST(HinesBadInput, BadKernelOptionsThrowAndWriteNothing) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  using tridiag::invalid_argument;
-  const auto problem = hines::make_problem<S, L, M>(population<S>(test_cells().front().cell, 10, test_seed()));
+  const auto problem = TestFixture::one_cell_problem(10);
   typename TypeParam::exec exec;
   BatchVector<S, L, M> x("x", problem.matrix.systems(), problem.matrix.rows());
   fill_storage(x, nan_of<S>());
@@ -818,9 +826,7 @@ TYPED_TEST(HinesBadInput, SetRhsAndCopySolutionRejectWrongShapesAndWriteNothing)
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
   using M = typename TypeParam::memory;
-  using tridiag::invalid_argument;
-  const auto problem = hines::make_problem<S, L, M>(population<S>(test_cells().front().cell, 6, test_seed()));
-  const index_type systems = problem.matrix.systems(), rows = problem.matrix.rows();
+  const auto problem = TestFixture::one_cell_problem(6);
   const auto before = download(problem.rhs);
   auto rhs = hines::copy_solution(problem, problem.rhs);  // the right-hand sides, caller's order
   auto too_few = rhs;
@@ -829,7 +835,8 @@ TYPED_TEST(HinesBadInput, SetRhsAndCopySolutionRejectWrongShapesAndWriteNothing)
   auto short_one = rhs;
   short_one[3].pop_back();
   EXPECT_THROW(hines::set_rhs(problem, short_one), invalid_argument);
-  BatchVector<S, L, M> wrong_target("t", systems, rows + 1), wrong_x("x", systems - 1, rows);
+  const auto& d = problem.matrix.d();
+  BatchVector<S, L, M> wrong_target("t", d.systems(), d.rows() + 1), wrong_x("x", d.systems() - 1, d.rows());
   EXPECT_THROW(hines::set_rhs(problem, rhs, wrong_target), invalid_argument);
   EXPECT_THROW(hines::copy_solution(problem, wrong_x), invalid_argument);
   EXPECT_TRUE(same_bits(download(problem.rhs), before)) << "a rejected set_rhs wrote into the rhs";
