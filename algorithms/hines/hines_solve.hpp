@@ -86,7 +86,9 @@ struct BlockShared {
 /// neuron. Same results as PerNeuron, bitwise.
 struct BranchParallel {
   static constexpr const char* name() { return "hines_branch_parallel"; }
-  int team_size = 0;  ///< threads per neuron; 0: 1 on host spaces, up to 64 on a GPU
+  /// threads per neuron; 0: 1 on host spaces, up to 64 on a GPU. A value above what the space
+  /// allows a team with this kernel's scratch is lowered to that limit.
+  int team_size = 0;
 };
 /// BranchParallel with each neuron staged in team scratch: the team copies d and rhs, and a and b
 /// when they fit too, into level-0 scratch (on-chip shared memory on a GPU) with neighbouring
@@ -97,7 +99,9 @@ struct BranchParallel {
 /// staged). Same results as PerNeuron, bitwise.
 struct StagedBranchParallel {
   static constexpr const char* name() { return "hines_staged_branch_parallel"; }
-  int team_size = 0;              ///< threads per neuron; 0: 1 on host spaces, 32 to 64 on a GPU
+  /// threads per neuron; 0: 1 on host spaces, 32 to 64 on a GPU; lowered to the space's team
+  /// size limit where above it (with neurons_per_team > 1: vector lanes, see there).
+  int team_size = 0;
   /// Team scratch (bytes) a neuron may take; 0, or more than the space offers: the space's level-0
   /// limit (staged_branch_parallel_staging). A small limit forces less staging, or none.
   std::size_t scratch_limit = 0;
