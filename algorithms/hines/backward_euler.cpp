@@ -10,6 +10,7 @@ HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const Passive
                                     double dt_ms, const std::vector<double>& v_now_mV,
                                     const std::vector<double>& injected_nA) {
   const char* where = "hines::assemble_backward_euler";
+  check_compartmental_cell(cell, where);
   const int n = cell.size();
   require(static_cast<int>(v_now_mV.size()) == n, where, "v_now_mV has ", v_now_mV.size(),
           " values, the cell has ", n, " nodes");

@@ -13,7 +13,7 @@ CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, con
   require(membrane.g_S_cm2 >= 0 && std::isfinite(membrane.g_S_cm2), where, "g_S_cm2=", membrane.g_S_cm2,
           " must be non-negative");
   require(std::isfinite(membrane.e_mV), where, "e_mV=", membrane.e_mV, " must be finite");
-  require(cell.size() > 0 && !cell.sections.empty(), where, "the cell has no nodes");
+  check_compartmental_cell(cell, where);
 
   const int n = cell.size();
   std::vector<bool> is_soma(n, false);

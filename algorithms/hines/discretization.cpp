@@ -112,6 +112,35 @@ int segment_count(const CableSection& section, const DiscretizationOptions& opti
   return static_cast<int>(count) * 2 + 1;
 }
 
+void check_compartmental_cell(const CompartmentalCell& cell, const std::string& where) {
+  const char* w = where.c_str();
+  const std::size_t n = cell.parent.size();
+  require(n > 0 && !cell.sections.empty(), w, "the cell has no nodes");
+  require(cell.area_um2.size() == n && cell.axial_conductance_uS.size() == n, w, "the cell has ", n,
+          " parents but ", cell.area_um2.size(), " areas and ", cell.axial_conductance_uS.size(),
+          " axial conductances");
+  require(cell.parent[0] == -1, w, "node 0 has parent ", cell.parent[0], "; it must be the root (-1)");
+  require(std::isfinite(cell.cm_uF_cm2) && cell.cm_uF_cm2 >= 0, w, "cm_uF_cm2=", cell.cm_uF_cm2,
+          " must be non-negative");
+  for (std::size_t i = 0; i < n; ++i) {
+    require(std::isfinite(cell.area_um2[i]) && cell.area_um2[i] >= 0, w, "node ", i, " has area ", cell.area_um2[i],
+            " um2; it must be finite and >= 0");
+    if (i == 0) continue;
+    require(cell.parent[i] >= 0 && static_cast<std::size_t>(cell.parent[i]) < i, w, "node ", i, " has parent ",
+            cell.parent[i], "; a Hines numbering needs 0 <= parent(i) < i");
+    require(std::isfinite(cell.axial_conductance_uS[i]) && cell.axial_conductance_uS[i] > 0, w, "node ", i,
+            " has axial conductance ", cell.axial_conductance_uS[i], " uS; it must be positive");
+  }
+  const std::size_t sections = cell.sections.size();
+  require(cell.nseg.size() == sections && cell.first_node.size() == sections, w, "the cell has ", sections,
+          " sections but ", cell.nseg.size(), " segment counts and ", cell.first_node.size(), " first nodes");
+  for (std::size_t k = 0; k < sections; ++k)
+    require(cell.nseg[k] >= 1 && cell.first_node[k] >= 0 &&
+                static_cast<std::size_t>(cell.first_node[k]) + static_cast<std::size_t>(cell.nseg[k]) < n,
+            w, "section ", k, ": nseg ", cell.nseg[k], " from node ", cell.first_node[k], " does not fit the ", n,
+            " nodes");
+}
+
 long CompartmentalCell::compartments() const {
   long total = 0;
   for (int n : nseg) total += n;

@@ -26,6 +26,7 @@
 //    first segment to its parent node = 1 / (left half of segment 0); end node to the last
 //    segment = 1 / (right half of segment nseg-1). In uS (1/MOhm).
 
+#include <string>
 #include <vector>
 
 #include <tridiag/algorithms/hines/cable_sections.hpp>
@@ -84,6 +85,13 @@ struct CompartmentalCell {
   /// Total membrane area, um^2.
   double total_area_um2() const;
 };
+
+/// Throws tridiag::invalid_argument (message starting with `where`) unless `cell` is what
+/// discretize builds: per-node arrays of one size, parent[0] = -1 and 0 <= parent[i] < i, areas
+/// finite and >= 0, axial conductances finite and > 0 (0 for node 0), per-section arrays of one
+/// size with every section's nodes inside the cell, and cm_uF_cm2 finite and >= 0. For cells built
+/// or edited by hand; the assembly (assemble_backward_euler, cable_step_coefficients) calls it.
+void check_compartmental_cell(const CompartmentalCell& cell, const std::string& where);
 
 /// Segments for one section under `options` (odd, >= 1).
 int segment_count(const CableSection& section, const DiscretizationOptions& options);

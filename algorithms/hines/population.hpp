@@ -54,7 +54,9 @@
 
 namespace tridiag::hines {
 
-/// A current step into soma(0.5): amplitude_nA while delay_ms <= t < delay_ms + duration_ms.
+/// A current step into soma(0.5) (the root section's middle): amplitude_nA during every step
+/// whose midpoint t + dt/2 satisfies delay_ms <= t + dt/2 < delay_ms + duration_ms (population_step.hpp),
+/// so a step shorter than half a time step may inject nothing.
 struct CurrentClamp {
   double amplitude_nA = 0;
   double delay_ms = 0;
@@ -69,7 +71,9 @@ struct PopulationOptions {
   /// Passive membrane (every compartment; all but the soma's with hh_at_soma). e_pas = -65 mV,
   /// HH's resting potential, so that an HH soma rests there too.
   PassiveMembrane membrane{0.0001, -65};
-  bool hh_at_soma = false;  ///< Hodgkin-Huxley instead of `pas` on the soma's segments
+  /// Hodgkin-Huxley instead of `pas` on the segments of the root section, which must be a soma
+  /// (SWC type 1; for a soma of several sections, on soma[0] only).
+  bool hh_at_soma = false;
   HodgkinHuxley hh;         ///< its parameters
   double dt_ms = 0.025;     ///< fixed time step, ms
   /// backward Euler (NEURON's secondorder = 0) or Crank-Nicolson (secondorder = 1), time_scheme.hpp
@@ -278,8 +282,13 @@ class Population {
     constexpr const char* where = "hines::Population";
     const PopulationOptions& o = options_;
     require(!cells.empty(), where, "the morphology list is empty");
-    for (std::size_t m = 0; m < cells.size(); ++m)
-      require(cells[m].size() > 0 && !cells[m].sections.empty(), where, "morphology ", m, " has no nodes");
+    for (std::size_t m = 0; m < cells.size(); ++m) {
+      check_compartmental_cell(cells[m], std::string(where) + ": morphology " + std::to_string(m));
+      // HH goes on the root section's segments: it must be a soma (SWC type 1).
+      require(!o.hh_at_soma || cells[m].sections[0].type == 1, where, "morphology ", m,
+              ": hh_at_soma needs a soma as the root section, this cell's root section has SWC type ",
+              cells[m].sections[0].type);
+    }
     for (std::size_t k = 0; k < morphology_of_.size(); ++k)
       require(morphology_of_[k] >= 0 && morphology_of_[k] < static_cast<int>(cells.size()), where, "neuron ", k,
               " has morphology ", morphology_of_[k], ", there are ", cells.size());

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+
 #include <Kokkos_Core.hpp>
 
 #include <tridiag/algorithms/hines/discretization.hpp>
@@ -60,12 +62,34 @@ struct Settings {
   int record_per_morphology = 3, record_every = 4;
 };
 
+constexpr const char* usage_text =
+    "usage: tridiag-neurons [--neurons N] [--tstop MS] [--dt MS] [--hh] [--out DIR]\n"
+    "  [--morphologies DIR] [--amp-min NA] [--amp-max NA] [--delay MS] [--dur MS]\n"
+    "  [--record-per-morphology K] [--record-every STEPS] [--no-plot] [--kokkos-...]\n";
+
+/// --help: what the options mean and their defaults, on stdout.
+void print_help() {
+  std::printf("%s", usage_text);
+  std::printf(
+      "Simulates N neurons of the SWC files of a folder (round robin) with tridiag::hines::Population and\n"
+      "writes the recorded soma voltages to DIR/traces.csv and DIR/traces.png.\n"
+      "  --neurons N                neurons (default 10000)\n"
+      "  --tstop MS, --dt MS        model time and time step (default 100 and 0.025 ms)\n"
+      "  --hh                       Hodgkin-Huxley soma (default: passive membrane everywhere)\n"
+      "  --morphologies DIR         folder of *.swc files (default %s)\n"
+      "  --amp-min NA, --amp-max NA clamp amplitudes, rising with the neuron's index (default 0 .. 0.1 nA,\n"
+      "                             0 .. 1 nA with --hh)\n"
+      "  --delay MS, --dur MS       clamp start and duration (default 10 and 80 ms)\n"
+      "  --record-per-morphology K  recorded neurons per morphology (default 3)\n"
+      "  --record-every STEPS       sampling interval (default 4 steps)\n"
+      "  --out DIR                  output folder (default: the current one)\n"
+      "  --no-plot                  no PNG\n"
+      "  --kokkos-...               Kokkos's own options (e.g. --kokkos-num-threads=16)\n",
+      TRIDIAG_MORPHOLOGIES_DIR);
+}
+
 [[noreturn]] void usage_error(const std::string& what) {
-  std::fprintf(stderr,
-               "tridiag-neurons: %s\nusage: tridiag-neurons [--neurons N] [--tstop MS] [--dt MS] [--hh] [--out DIR]\n"
-               "  [--morphologies DIR] [--amp-min NA] [--amp-max NA] [--delay MS] [--dur MS]\n"
-               "  [--record-per-morphology K] [--record-every STEPS] [--no-plot]\n",
-               what.c_str());
+  std::fprintf(stderr, "tridiag-neurons: %s\n%s", what.c_str(), usage_text);
   std::exit(2);
 }
 
@@ -81,7 +105,6 @@ Settings parse_arguments(int argc, char** argv) {
       s.plot = false;
       continue;
     }
-    if (arg == "--help" || arg == "-h") usage_error("help");
     if (i + 1 >= argc) usage_error(arg + " needs a value");
     const std::string value = argv[++i];
     auto number = [&] {
@@ -90,12 +113,14 @@ Settings parse_arguments(int argc, char** argv) {
       if (end == value.c_str() || *end != '\0' || !std::isfinite(x)) usage_error(arg + ": not a number: " + value);
       return x;
     };
-    auto whole = [&] {
+    auto whole = [&](double least, double most) {
       const double x = number();
       if (x != std::floor(x)) usage_error(arg + ": not an integer: " + value);
+      if (x < least || x > most) usage_error(arg + " must lie in [" + std::to_string(static_cast<long>(least)) + ", " +
+                                             std::to_string(static_cast<long>(most)) + "]: " + value);
       return static_cast<long>(x);
     };
-    if (arg == "--neurons") s.neurons = whole();
+    if (arg == "--neurons") s.neurons = whole(0, 2e9);
     else if (arg == "--tstop") s.tstop_ms = number();
     else if (arg == "--dt") s.dt_ms = number();
     else if (arg == "--out") s.out = value;
@@ -107,14 +132,17 @@ Settings parse_arguments(int argc, char** argv) {
     }
     else if (arg == "--delay") s.delay_ms = number();
     else if (arg == "--dur") s.dur_ms = number();
-    else if (arg == "--record-per-morphology") s.record_per_morphology = static_cast<int>(whole());
-    else if (arg == "--record-every") s.record_every = static_cast<int>(whole());
+    else if (arg == "--record-per-morphology") s.record_per_morphology = static_cast<int>(whole(0, 1e6));
+    else if (arg == "--record-every") s.record_every = static_cast<int>(whole(1, 1e9));
     else usage_error("unknown option " + arg);
   }
   if (!s.amp_max_given) s.amp_max_nA = s.hh ? 1.0 : 0.1;  // a passive cell has no spike to cap V
-  if (s.neurons < 0) usage_error("--neurons must be >= 0");
+  // Checked here, before any cell is read, in the options' own words (the library checks again).
   if (s.tstop_ms < 0) usage_error("--tstop must be >= 0");
-  if (s.record_per_morphology < 0) usage_error("--record-per-morphology must be >= 0");
+  if (!(s.dt_ms > 0)) usage_error("--dt must be positive");
+  if (s.tstop_ms / s.dt_ms > 1e12) usage_error("--tstop / --dt gives more than 10^12 steps");
+  if (s.delay_ms < 0) usage_error("--delay must be >= 0");
+  if (s.dur_ms < 0) usage_error("--dur must be >= 0");
   return s;
 }
 
@@ -152,15 +180,27 @@ void progress(double fraction, double t_ms, double seconds) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before Kokkos starts: Kokkos 3.4 would print its own help page for --help too.
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      print_help();
+      return 0;
+    }
   Kokkos::ScopeGuard kokkos(argc, argv);  // takes its --kokkos-* options out of argv first
   const Settings s = parse_arguments(argc, argv);
   try {
     using Exec = Kokkos::DefaultExecutionSpace;
+    fs::create_directories(s.out);  // now, so that an unusable folder fails before the run
     // Cells.
     std::vector<std::string> names;
     std::vector<CompartmentalCell> cells;
     for (const fs::path& file : swc_files(s.morphologies)) {
-      cells.push_back(discretize(load_swc(file.string())));
+      try {
+        cells.push_back(discretize(load_swc(file.string())));
+      } catch (const tridiag::invalid_argument& e) {  // the discretisation's messages do not name the file
+        const std::string what = e.what();
+        throw std::runtime_error(what.rfind(file.string(), 0) == 0 ? what : file.string() + ": " + what);
+      }
       names.push_back(file.stem().string());
     }
     const int M = static_cast<int>(cells.size());
@@ -217,7 +257,6 @@ int main(int argc, char** argv) {
                 steps / wall, steps * static_cast<double>(s.neurons) / wall, steps * static_cast<double>(rows) / wall);
 
     // CSV.
-    fs::create_directories(s.out);
     const fs::path csv = fs::path(s.out) / "traces.csv";
     std::ofstream out(csv);
     out << "t_ms";
@@ -247,10 +286,17 @@ int main(int argc, char** argv) {
       const std::string command = std::string("\"") + TRIDIAG_PYTHON + "\" \"" + TRIDIAG_PLOT_SCRIPT + "\" \"" +
                                   csv.string() + "\" \"" + png.string() + "\"" + (s.hh ? " --title-suffix HH" : "");
       const int code = std::system(command.c_str());
-      if (code == 0 && fs::exists(png)) std::printf("wrote %s\n", png.string().c_str());
-      else
-        std::printf("no PNG: %s or matplotlib is not available (exit status %d); traces.csv is written\n",
-                    TRIDIAG_PYTHON, code);
+      const bool exited = code != -1 && WIFEXITED(code);
+      if (exited && WEXITSTATUS(code) == 0 && fs::exists(png)) {
+        std::printf("wrote %s\n", png.string().c_str());
+      } else if (exited && WEXITSTATUS(code) == 127) {
+        std::printf("no PNG: %s could not be run; traces.csv is written\n", TRIDIAG_PYTHON);
+      } else {
+        std::printf("no PNG: %s %s %s (matplotlib missing, or the script failed; its messages are above); "
+                    "traces.csv is written\n",
+                    TRIDIAG_PLOT_SCRIPT,
+                    exited ? "exited with status" : "was stopped", std::to_string(exited ? WEXITSTATUS(code) : code).c_str());
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tridiag-neurons: %s\n", e.what());

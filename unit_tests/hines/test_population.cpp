@@ -182,6 +182,27 @@ TYPED_TEST(HinesPopulation, BadParametersThrow) {
   EXPECT_THROW(Pop(exec, cells, std::vector<int>{0, 2}, {}, {}), invalid_argument);          // no morphology 2
   EXPECT_THROW(Pop(exec, cells, 4, std::vector<CurrentClamp>(3), {}), invalid_argument);     // 3 clamps, 4 neurons
   EXPECT_THROW(Pop(exec, cells, 4, {{1.0, -1.0, 1.0}}, {}), invalid_argument);               // negative delay
+  // Cells built or edited by hand are checked before anything is assembled from them.
+  auto broken = [&](auto change) {
+    std::vector<CompartmentalCell> edited = cells;
+    change(edited[1]);
+    return edited;
+  };
+  EXPECT_THROW(Pop(exec, broken([](CompartmentalCell& c) { c.parent[5] = 1 << 20; }), 4, {}, {}), invalid_argument);
+  EXPECT_THROW(Pop(exec, broken([](CompartmentalCell& c) { c.parent[5] = 5; }), 4, {}, {}), invalid_argument);
+  EXPECT_THROW(Pop(exec, broken([](CompartmentalCell& c) { c.area_um2.pop_back(); }), 4, {}, {}), invalid_argument);
+  EXPECT_THROW(Pop(exec, broken([](CompartmentalCell& c) { c.area_um2[3] = -1; }), 4, {}, {}), invalid_argument);
+  EXPECT_THROW(Pop(exec, broken([](CompartmentalCell& c) { c.axial_conductance_uS[4] = 0; }), 4, {}, {}),
+               invalid_argument);
+  EXPECT_THROW(Pop(exec, broken([](CompartmentalCell& c) { c.nseg[0] = 1 << 20; }), 4, {}, {}), invalid_argument);
+  // HH needs a soma at the root; without HH such a cell is fine.
+  const auto no_soma = broken([](CompartmentalCell& c) { c.sections[0].type = 3; });
+  EXPECT_THROW(Pop(exec, no_soma, 4, {}, with([](PopulationOptions& o) { o.hh_at_soma = true; })), invalid_argument);
+  EXPECT_NO_THROW(Pop(exec, no_soma, 4, {}, {}));
+  EXPECT_THROW(hines::assemble_backward_euler(broken([](CompartmentalCell& c) { c.parent[5] = 9999; })[1],
+                                              PopulationOptions().membrane, 0.025,
+                                              std::vector<double>(cells[1].size(), -65.0)),
+               invalid_argument);
   Pop pop(exec, cells, 4, {}, {});
   EXPECT_THROW(pop.record({4}), invalid_argument);
   EXPECT_THROW(pop.record({0}, 0), invalid_argument);

@@ -8,7 +8,9 @@
 // DiscretizationOptions: NEURON's Import3d sections, nseg = smallest odd count with segments of
 // at most 20 um, Ra = 35.4 ohm cm, cm = 1 uF/cm^2.
 // A file that cannot be read prints the reader's message on stderr and makes the exit status 1;
-// the other files are still printed.
+// the other files are still printed. A file that reads but cannot be discretised (a section of
+// zero length, say) prints its statistics with "compartments" and "matrix_size" null, and the
+// discretisation's message, prefixed with the file name, on stderr; the exit status is 1 too.
 
 #include <cstdio>
 #include <exception>
@@ -56,13 +58,24 @@ int main(int argc, char** argv) {
     try {
       const Morphology morphology = load_swc(path);
       const MorphologyStats stats = compute_stats(morphology);
-      const CompartmentalCell cell = discretize(morphology);  // default options (see above)
+      std::string sizes, problem;
+      try {
+        const CompartmentalCell cell = discretize(morphology);  // default options (see above)
+        sizes = std::to_string(cell.compartments()) + ", \"matrix_size\": " + std::to_string(cell.size());
+      } catch (const std::exception& error) {  // the discretisation's messages do not name the file
+        sizes = "null, \"matrix_size\": null";
+        problem = path + ": " + error.what();
+      }
       std::printf(
           "{\"file\": %s, \"points\": %ld, \"branch_points\": %ld, \"tips\": %ld, "
-          "\"max_depth\": %ld, \"soma\": \"%s\", \"compartments\": %ld, \"matrix_size\": %d}\n",
+          "\"max_depth\": %ld, \"soma\": \"%s\", \"compartments\": %s}\n",
           json_string(path).c_str(), stats.points, stats.branch_points, stats.tips,
-          stats.max_depth, to_string(stats.soma), cell.compartments(), cell.size());
+          stats.max_depth, to_string(stats.soma), sizes.c_str());
       std::fflush(stdout);
+      if (!problem.empty()) {
+        std::fprintf(stderr, "tridiag-swc: %s\n", problem.c_str());
+        status = 1;
+      }
     } catch (const std::exception& error) {
       std::fflush(stdout);
       std::fprintf(stderr, "tridiag-swc: %s\n", error.what());

@@ -1,0 +1,32 @@
+# ctest of tridiag-neurons' command line: --help, bad option values (exit status 2 and a message
+# naming the option, before any cell is read) and a morphology that cannot be discretised (exit
+# status 1, the message naming the file). Variables: EXE, WORK (a scratch folder).
+function(expect_run expected_code expected_text)
+  execute_process(COMMAND "${EXE}" ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  string(FIND "${output}${errors}" "${expected_text}" at)
+  if(NOT code EQUAL expected_code OR at EQUAL -1)
+    message(FATAL_ERROR "tridiag-neurons ${ARGN}: exit status ${code} (expected ${expected_code}), "
+                        "expected '${expected_text}' in:\n${output}${errors}")
+  endif()
+  message("ok: ${ARGN} -> ${code}")
+endfunction()
+
+expect_run(0 "--record-every STEPS" --help)
+expect_run(2 "--neurons needs a value" --neurons)
+expect_run(2 "--neurons: not a number: abc" --neurons abc)
+expect_run(2 "--neurons must lie in" --neurons -5)
+expect_run(2 "--neurons must lie in" --neurons 1e19)
+expect_run(2 "--dt must be positive" --dt 0)
+expect_run(2 "--delay must be >= 0" --delay -1)
+expect_run(2 "--dur must be >= 0" --dur -1)
+expect_run(2 "--record-every must lie in" --record-every 0)
+expect_run(2 "--record-per-morphology must lie in" --record-per-morphology 4294967296)
+expect_run(2 "more than 10^12 steps" --dt 1e-300)
+expect_run(2 "unknown option --neuron" --neuron 5)
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/cells")
+# A three-point soma and a dendrite of zero length: read fine, cannot be discretised.
+file(WRITE "${WORK}/cells/zero_length.swc" "1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 5 0 5 1\n4 3 0 5 0 1 3\n5 3 0 5 0 1 4\n")
+expect_run(1 "zero_length.swc: hines::discretize" --morphologies "${WORK}/cells" --neurons 2 --tstop 1 --no-plot
+           --out "${WORK}/out")
