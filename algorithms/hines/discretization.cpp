@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include <tridiag/core/errors.hpp>
 
@@ -82,10 +83,8 @@ void check_options(const DiscretizationOptions& o) {
   }
 }
 
-}  // namespace
-
-int segment_count(const CableSection& section, const DiscretizationOptions& options) {
-  check_options(options);
+/// segment_count with options already checked (discretize checks them once for all sections).
+int checked_segment_count(const CableSection& section, const DiscretizationOptions& options) {
   const std::vector<double> arc = arc_lengths(section);
   const double L = arc.empty() ? 0.0 : arc.back();
   if (options.rule == DiscretizationOptions::Rule::max_length) {
@@ -110,6 +109,13 @@ int segment_count(const CableSection& section, const DiscretizationOptions& opti
   require(count < 1e9, "hines::segment_count", "L=", L, " um needs too many segments for d_lambda=",
           options.d_lambda);
   return static_cast<int>(count) * 2 + 1;
+}
+
+}  // namespace
+
+int segment_count(const CableSection& section, const DiscretizationOptions& options) {
+  check_options(options);
+  return checked_segment_count(section, options);
 }
 
 void check_compartmental_cell(const CompartmentalCell& cell, const std::string& where) {
@@ -165,7 +171,12 @@ int CompartmentalCell::node_at(int section, double x) const {
 
 CompartmentalCell discretize(const Morphology& morphology, const DiscretizationOptions& options) {
   check_options(options);
-  return discretize(make_cable_sections(morphology), options);
+  std::vector<CableSection> sections = make_cable_sections(morphology);  // its messages name the file
+  try {
+    return discretize(std::move(sections), options);
+  } catch (const invalid_argument& e) {  // the sections' messages do not: say which file they came from
+    throw invalid_argument(morphology.source + ": " + e.what());
+  }
 }
 
 CompartmentalCell discretize(std::vector<CableSection> sections,
@@ -199,7 +210,7 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
   std::vector<int> created_first(section_count);  // creation index of segment 0
   int node_count = 1;
   for (int k = 0; k < section_count; ++k) {
-    nseg[k] = segment_count(sections[k], options);
+    nseg[k] = checked_segment_count(sections[k], options);
     created_first[k] = node_count;
     if (node_count > std::numeric_limits<int>::max() - nseg[k] - 1) {
       throw invalid_argument("hines::discretize: too many nodes for int indices");

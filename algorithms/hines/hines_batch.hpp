@@ -104,10 +104,8 @@ class Morphologies {
     require(sizes.extent(0) == parent.extent(0), where, "sizes has ", sizes.extent(0), " entries, parent has ",
             parent.extent(0), " morphologies");
     // Host copies first: what is checked is what the device copies are made from.
-    auto hp = Kokkos::create_mirror_view(Kokkos::HostSpace(), parent);
-    auto hs = Kokkos::create_mirror_view(Kokkos::HostSpace(), sizes);
-    Kokkos::deep_copy(hp, parent);
-    Kokkos::deep_copy(hs, sizes);
+    auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parent);
+    auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
     impl::check_topology(where, hp.data(), hs.data(), static_cast<index_type>(parent.extent(0)),
                          static_cast<index_type>(parent.extent(1)));
     parent_ = parent_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::parent"), parent.extent(0),
@@ -273,8 +271,7 @@ class HinesBatch {
     }
     require(static_cast<index_type>(morphology_of.extent(0)) == d.systems(), where, "morphology_of has ",
             morphology_of.extent(0), " entries, the batch has ", d.systems(), " neurons");
-    auto ids = Kokkos::create_mirror_view(Kokkos::HostSpace(), morphology_of);
-    Kokkos::deep_copy(ids, morphology_of);
+    auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), morphology_of);
     for (index_type s = 0; s < d.systems(); ++s)
       require(ids(s) >= 0 && ids(s) < morphologies.count(), where, "neuron ", s, " has morphology id ", ids(s),
               ", there are ", morphologies.count(), " morphologies");

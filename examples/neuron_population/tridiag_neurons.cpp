@@ -195,12 +195,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> names;
     std::vector<CompartmentalCell> cells;
     for (const fs::path& file : swc_files(s.morphologies)) {
-      try {
-        cells.push_back(discretize(load_swc(file.string())));
-      } catch (const tridiag::invalid_argument& e) {  // the discretisation's messages do not name the file
-        const std::string what = e.what();
-        throw std::runtime_error(what.rfind(file.string(), 0) == 0 ? what : file.string() + ": " + what);
-      }
+      cells.push_back(discretize(load_swc(file.string())));  // its errors name the file
       names.push_back(file.stem().string());
     }
     const int M = static_cast<int>(cells.size());

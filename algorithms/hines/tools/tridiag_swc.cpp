@@ -10,7 +10,7 @@
 // A file that cannot be read prints the reader's message on stderr and makes the exit status 1;
 // the other files are still printed. A file that reads but cannot be discretised (a section of
 // zero length, say) prints its statistics with "compartments" and "matrix_size" null, and the
-// discretisation's message, prefixed with the file name, on stderr; the exit status is 1 too.
+// discretisation's message (which names the file) on stderr; the exit status is 1 too.
 
 #include <cstdio>
 #include <exception>
@@ -62,9 +62,9 @@ int main(int argc, char** argv) {
       try {
         const CompartmentalCell cell = discretize(morphology);  // default options (see above)
         sizes = std::to_string(cell.compartments()) + ", \"matrix_size\": " + std::to_string(cell.size());
-      } catch (const std::exception& error) {  // the discretisation's messages do not name the file
+      } catch (const std::exception& error) {
         sizes = "null, \"matrix_size\": null";
-        problem = path + ": " + error.what();
+        problem = error.what();
       }
       std::printf(
           "{\"file\": %s, \"points\": %ld, \"branch_points\": %ld, \"tips\": %ld, "
