@@ -17,35 +17,9 @@
 #include "hines_trunk_cells.hpp"
 
 #include <cuda_runtime.h>
-#include <memory>
 
 namespace {
 using SP = hines::algo::SubtreeParallel;
-
-/// A grouped batch of `cells` (N / C neurons each, largest first) with random values.
-struct Grouped {
-  hines::Morphologies<Mem> morph;
-  Kokkos::View<int*, Mem> ids;
-  std::unique_ptr<RandomBatch<layouts::Interleaved>> p;
-  index_type N = 0, real = 0;
-  Grouped(const std::vector<Named>& cells, index_type n) : N(n) {
-    if (cells.size() > 1) {
-      MixedBatch m = mixed_batch(cells, N);
-      morph = m.morph;
-      ids = m.ids;
-      real = m.real;
-    } else {
-      morph = hines::make_morphologies<Mem>({cells[0].parent});
-      real = N * static_cast<index_type>(cells[0].parent.size());
-    }
-    p = std::make_unique<RandomBatch<layouts::Interleaved>>(morph, ids, N);
-  }
-  double checksum() const {
-    double sum = 0;
-    Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<RandomBatch<layouts::Interleaved>::V>{p->x, morph.rows()}, sum);
-    return sum;
-  }
-};
 
 void report(const std::string& what, double t, double singles_ms) {
   printf("%-72s %.4f ms", what.c_str(), t * 1e3);

@@ -7,6 +7,7 @@
 #include "hines_driver_common.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <tridiag/algorithms/hines/discretization.hpp>
@@ -63,6 +64,31 @@ inline double alone(const Named& c, index_type N, double copy) {
   const double t2 = run<layouts::Interleaved>(b.c_str(), morph, none, N, real, copy, hines::algo::Automatic{false});
   return std::min(t1, t2);
 }
+
+/// A grouped batch of `cells` (N / C neurons each, largest first) with random values.
+struct Grouped {
+  hines::Morphologies<Mem> morph;
+  Kokkos::View<int*, Mem> ids;
+  std::unique_ptr<RandomBatch<layouts::Interleaved>> p;
+  index_type N = 0, real = 0;
+  Grouped(const std::vector<Named>& cells, index_type n) : N(n) {
+    if (cells.size() > 1) {
+      MixedBatch m = mixed_batch(cells, N);
+      morph = m.morph;
+      ids = m.ids;
+      real = m.real;
+    } else {
+      morph = hines::make_morphologies<Mem>({cells[0].parent});
+      real = N * static_cast<index_type>(cells[0].parent.size());
+    }
+    p = std::make_unique<RandomBatch<layouts::Interleaved>>(morph, ids, N);
+  }
+  double checksum() const {
+    double sum = 0;
+    Kokkos::parallel_reduce(Kokkos::RangePolicy<Exec>(0, N), Checksum<RandomBatch<layouts::Interleaved>::V>{p->x, morph.rows()}, sum);
+    return sum;
+  }
+};
 
 /// The six size classes and the 11 shared cells of `dir`, each largest first, and AA0013.
 struct TrunkCells {
