@@ -312,6 +312,8 @@ class Population {
                 std::isfinite(o.hh.ek_mV) && std::isfinite(o.hh.el_mV) && std::isfinite(o.hh.celsius),
             where, "e_pas ", o.membrane.e_mV, ", v_init ", o.v_init_mV, ", ENa ", o.hh.ena_mV, ", EK ", o.hh.ek_mV,
             ", EL ", o.hh.el_mV, " mV and celsius ", o.hh.celsius, " must be finite");
+    require(o.hh.celsius > -273.15 && std::isfinite(hodgkin_huxley_q10(o.hh)), where, "celsius = ", o.hh.celsius,
+            " must be above absolute zero (-273.15) and give a finite q10 = 3^((celsius - 6.3)/10)");
   }
 
   void build(const std::vector<CompartmentalCell>& cells, const std::vector<CurrentClamp>& clamps) {

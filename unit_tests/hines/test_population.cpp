@@ -179,6 +179,10 @@ TYPED_TEST(HinesPopulation, BadParametersThrow) {
                invalid_argument);
   EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.hh.gl_S_cm2 = -0.0003; })),
                invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.hh.celsius = -300; })), invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.hh.celsius = -273.15; })), invalid_argument);
+  EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.hh.celsius = 1e4; })), invalid_argument);
+  EXPECT_NO_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.hh.celsius = -20; })));
   EXPECT_THROW(Pop(exec, cells, std::vector<int>{0, 2}, {}, {}), invalid_argument);          // no morphology 2
   EXPECT_THROW(Pop(exec, cells, 4, std::vector<CurrentClamp>(3), {}), invalid_argument);     // 3 clamps, 4 neurons
   EXPECT_THROW(Pop(exec, cells, 4, {{1.0, -1.0, 1.0}}, {}), invalid_argument);               // negative delay
