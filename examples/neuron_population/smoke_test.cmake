@@ -1,7 +1,9 @@
 # ctest smoke test of tridiag-neurons: a quick run (-DARGS) into a fresh folder, then checks that
 # traces.csv exists with a header and samples, and traces.png too when PYTHON can import
-# matplotlib. Variables: EXE, OUT, PYTHON, ARGS (a ;-list).
+# matplotlib. Variables: EXE, OUT, PYTHON, ARGS (a ;-list). The output goes to a folder of OUT
+# whose name has a space, quotes and a dollar sign: the plot script gets its paths as they are.
 file(REMOVE_RECURSE "${OUT}")
+set(OUT "${OUT}/odd \"name\" $HOME")
 execute_process(COMMAND "${EXE}" ${ARGS} --out "${OUT}" RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
 message("${output}")
 if(NOT code EQUAL 0)

@@ -17,17 +17,21 @@
 // a progress bar (stderr), the wall time and the throughput.
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>  // environ
 
 #include <Kokkos_Core.hpp>
 
@@ -50,6 +54,36 @@ namespace {
 namespace fs = std::filesystem;
 using namespace tridiag::hines;
 using tridiag::index_type;
+
+/// How a child program ended: not started (start_error, an errno value), or exited with a status,
+/// or stopped by a signal.
+struct ProgramEnd {
+  int start_error = 0;
+  bool exited = false;
+  int status = 0;  ///< exit status, or the signal
+};
+
+/// Runs `program` with `args` and waits for it. No shell: paths with quotes, `$` or spaces in
+/// them reach the program as they are.
+ProgramEnd run_program(const std::string& program, const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  ProgramEnd end;
+  pid_t pid = 0;
+  end.start_error = posix_spawn(&pid, program.c_str(), nullptr, nullptr, argv.data(), ::environ);
+  if (end.start_error != 0) return end;
+  int code = 0;
+  while (waitpid(pid, &code, 0) == -1)
+    if (errno != EINTR) {
+      end.start_error = errno;
+      return end;
+    }
+  end.exited = WIFEXITED(code);
+  end.status = end.exited ? WEXITSTATUS(code) : WTERMSIG(code);
+  return end;
+}
 
 struct Settings {
   long neurons = 10000;
@@ -278,19 +312,18 @@ int main(int argc, char** argv) {
     // PNG through matplotlib, if it is there.
     if (s.plot) {
       const fs::path png = fs::path(s.out) / "traces.png";
-      const std::string command = std::string("\"") + TRIDIAG_PYTHON + "\" \"" + TRIDIAG_PLOT_SCRIPT + "\" \"" +
-                                  csv.string() + "\" \"" + png.string() + "\"" + (s.hh ? " --title-suffix HH" : "");
-      const int code = std::system(command.c_str());
-      const bool exited = code != -1 && WIFEXITED(code);
-      if (exited && WEXITSTATUS(code) == 0 && fs::exists(png)) {
+      std::vector<std::string> args{TRIDIAG_PLOT_SCRIPT, csv.string(), png.string()};
+      if (s.hh) args.insert(args.end(), {"--title-suffix", "HH"});
+      const ProgramEnd end = run_program(TRIDIAG_PYTHON, args);
+      if (end.start_error == 0 && end.exited && end.status == 0 && fs::exists(png)) {
         std::printf("wrote %s\n", png.string().c_str());
-      } else if (exited && WEXITSTATUS(code) == 127) {
-        std::printf("no PNG: %s could not be run; traces.csv is written\n", TRIDIAG_PYTHON);
+      } else if (end.start_error != 0) {
+        std::printf("no PNG: %s could not be run (%s); traces.csv is written\n", TRIDIAG_PYTHON,
+                    std::strerror(end.start_error));
       } else {
-        std::printf("no PNG: %s %s %s (matplotlib missing, or the script failed; its messages are above); "
+        std::printf("no PNG: %s %s %d (matplotlib missing, or the script failed; its messages are above); "
                     "traces.csv is written\n",
-                    TRIDIAG_PLOT_SCRIPT,
-                    exited ? "exited with status" : "was stopped", std::to_string(exited ? WEXITSTATUS(code) : code).c_str());
+                    TRIDIAG_PLOT_SCRIPT, end.exited ? "exited with status" : "was stopped by signal", end.status);
       }
     }
   } catch (const std::exception& e) {
