@@ -737,6 +737,11 @@ TYPED_TEST(HinesBadInput, ShapeMismatchThrowsAndWritesNothing) {
   EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, status, bad_workspace), tridiag::invalid_argument);
   EXPECT_THROW(hines::solve(exec, problem.matrix, problem.rhs, x, status, {}, hines::algo::BlockShared<1 << 20>{}),
                tridiag::invalid_argument);  // scratch too large for any space
+  // block_shared_scratch_bytes, which the benchmark asks before it runs BlockShared: a block's
+  // rows in S, more than the space's largest team scratch exactly where the solve throws.
+  using Policy = Kokkos::TeamPolicy<typename TypeParam::exec>;
+  EXPECT_EQ((hines::block_shared_scratch_bytes<8, S>(rows)), 8 * static_cast<std::size_t>(rows) * sizeof(S));
+  EXPECT_GT((hines::block_shared_scratch_bytes<1 << 20, S>(rows)), static_cast<std::size_t>(Policy::scratch_size_max(1)));
   exec.fence();
   untouched();
 }
