@@ -217,6 +217,13 @@ TEST(Discretization, RejectsSectionsWithBadGeometryOrAttachment) {
   auto sections = two_sections();
   sections[0].points[1].y = std::nan("");
   expect_rejected(sections, "coordinates");
+  // Positive and finite, but an axial conductance that underflows to 0 (found by the damaged-file
+  // test of test_swc.cpp: a radius edited to 1e-320 um): rejected here, not by the assembly.
+  for (const double d : {1e-320, 1e-200}) {
+    auto tiny = two_sections();
+    for (auto& point : tiny[1].points) point.diameter = d;
+    expect_rejected(tiny, "axial conductance");
+  }
 }
 
 TEST(Discretization, RejectsHandBuiltMorphologiesThatBreakTheReadersGuarantees) {
