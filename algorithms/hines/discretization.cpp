@@ -228,10 +228,11 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
   // areas or conductances that underflow to 0 or overflow: a cell no solver can use, rejected here
   // rather than by the assembly later (check_compartmental_cell).
   // The end node (j = nseg) has no membrane: its area is not checked.
-  const auto require_usable_node = [&](int k, const CableSection& sec, int j, double area_um2, double g_uS) {
+  const auto require_usable_node = [&](int k, int j, double area_um2, double g_uS) {
     const bool area_ok = j == nseg[k] || (area_um2 > 0 && std::isfinite(area_um2));
-    require(area_ok && g_uS > 0 && std::isfinite(g_uS), where, "section ", k, " (samples ", sec.first_sample, "..",
-            sec.last_sample, "), node ", j, " of ", nseg[k], ": area ", area_um2, " um2, axial conductance ", g_uS,
+    require(area_ok && g_uS > 0 && std::isfinite(g_uS), where, "section ", k, " (samples ", sections[k].first_sample,
+            "..", sections[k].last_sample, "), node ", j, " of ", nseg[k], ": area ", area_um2,
+            " um2, axial conductance ", g_uS,
             " uS; both must be positive and finite (diameters too small or lengths too large)");
   };
   for (int k = 0; k < section_count; ++k) {
@@ -256,7 +257,7 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
       c_parent[node] = j == 0 ? attach : node - 1;
       c_area[node] = left.area_um2 + right.area_um2;
       c_g[node] = 1.0 / (right_half_of_previous + left.resistance_MOhm);  // uS
-      require_usable_node(k, sec, j, c_area[node], c_g[node]);
+      require_usable_node(k, j, c_area[node], c_g[node]);
       c_section[node] = k;
       c_x[node] = (j + 0.5) / n;
       right_half_of_previous = right.resistance_MOhm;
@@ -264,7 +265,7 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
     const int end = base + n;
     c_parent[end] = end - 1;
     c_g[end] = 1.0 / right_half_of_previous;
-    require_usable_node(k, sec, n, 0.0, c_g[end]);
+    require_usable_node(k, n, 0.0, c_g[end]);
     c_section[end] = k;
     c_x[end] = 1.0;
   }
