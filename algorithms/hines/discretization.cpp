@@ -73,6 +73,7 @@ void check_options(const DiscretizationOptions& o) {
           " must be positive");
   require(o.cm_uF_cm2 >= 0 && std::isfinite(o.cm_uF_cm2), where, "cm_uF_cm2=", o.cm_uF_cm2,
           " must be non-negative");
+  require(o.max_nodes >= 1, where, "max_nodes=", o.max_nodes, " must be positive");
   if (o.rule == DiscretizationOptions::Rule::max_length) {
     require(o.max_length_um > 0 && std::isfinite(o.max_length_um), where, "max_length_um=", o.max_length_um,
             " must be positive");
@@ -208,14 +209,23 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
   std::vector<int> nseg(section_count);
   std::vector<double> length(section_count);
   std::vector<int> created_first(section_count);  // creation index of segment 0
-  int node_count = 1;
+  // The whole count first (each nseg < 1e9, so a long long cannot overflow), so that a cell over
+  // max_nodes is rejected before any node is allocated.
+  long long requested_nodes = 1;
+  int largest = 0;
   for (int k = 0; k < section_count; ++k) {
     nseg[k] = checked_segment_count(sections[k], options);
-    created_first[k] = node_count;
-    if (node_count > std::numeric_limits<int>::max() - nseg[k] - 1) {
-      throw invalid_argument("hines::discretize: too many nodes for int indices");
-    }
-    node_count += nseg[k] + 1;
+    requested_nodes += nseg[k] + 1LL;
+    if (nseg[k] > nseg[largest]) largest = k;
+  }
+  require(requested_nodes <= options.max_nodes, where, "the cell would have ", requested_nodes,
+          " nodes, more than max_nodes=", options.max_nodes, "; its largest section ", largest, " (samples ",
+          sections[largest].first_sample, "..", sections[largest].last_sample, ") has ", nseg[largest],
+          " segments (a damaged coordinate? else raise DiscretizationOptions::max_nodes)");
+  const int node_count = static_cast<int>(requested_nodes);
+  for (int k = 0, next = 1; k < section_count; ++k) {
+    created_first[k] = next;
+    next += nseg[k] + 1;
   }
   std::vector<int> c_parent(node_count, -1), c_section(node_count, 0);
   std::vector<double> c_area(node_count, 0.0), c_g(node_count, 0.0), c_x(node_count, 0.0);

@@ -53,6 +53,11 @@ struct DiscretizationOptions {
   double frequency_hz = 100;   ///< for Rule::d_lambda, Hz
   double Ra_ohm_cm = 35.4;     ///< axial resistivity, ohm cm (NEURON's default)
   double cm_uF_cm2 = 1.0;      ///< specific membrane capacitance, uF/cm^2 (NEURON's default)
+  /// The most nodes (matrix rows) one cell may have; discretize rejects a larger cell before it
+  /// builds any node. The shared reconstructions need at most a few thousand; a damaged
+  /// coordinate (-2^31 um) asks for 10^8, which would take gigabytes and half a minute. Raise it
+  /// for a cell that really is that large (at most INT_MAX).
+  int max_nodes = 1'000'000;
 };
 
 /// A cell ready for a Hines solve. Node arrays are in Hines numbering: depth first from the root
@@ -97,7 +102,8 @@ void check_compartmental_cell(const CompartmentalCell& cell, const std::string& 
 int segment_count(const CableSection& section, const DiscretizationOptions& options);
 
 /// Discretises a single-tree morphology (throws tridiag::invalid_argument for a forest or bad
-/// options: max_length_um, d_lambda, frequency_hz, Ra_ohm_cm must be > 0, cm_uF_cm2 >= 0). The
+/// options: max_length_um, d_lambda, frequency_hz, Ra_ohm_cm must be > 0, cm_uF_cm2 >= 0,
+/// max_nodes >= 1; a cell of more than max_nodes nodes is rejected, naming its largest section). The
 /// cell it returns passes check_compartmental_cell: geometry whose areas or axial conductances
 /// underflow or overflow (a diameter of 1e-300 um) is rejected too, naming the section and its
 /// samples; errors are prefixed with morphology.source.

@@ -226,6 +226,46 @@ TEST(Discretization, RejectsSectionsWithBadGeometryOrAttachment) {
   }
 }
 
+// A cell over DiscretizationOptions::max_nodes is rejected before any node is built (a damaged
+// coordinate of -2^31 um asked for 10^8 nodes: gigabytes and half a minute), naming the count, the
+// limit and the largest section; the limit is exact, and raising it lets such a cell through.
+TEST(Discretization, CellsOverMaxNodesAreRejected) {
+  DiscretizationOptions options = max_length(20);
+  EXPECT_EQ(options.max_nodes, 1000000);
+  options.max_nodes = 9;  // two_sections: root node + (3 segments + end node) x 2 sections
+  EXPECT_EQ(discretize(two_sections(), options).size(), 9);
+  options.max_nodes = 8;
+  try {
+    discretize(two_sections(), options);
+    ADD_FAILURE() << "a cell of 9 nodes passed max_nodes=8";
+  } catch (const tridiag::invalid_argument& e) {
+    const std::string what = e.what();
+    for (const char* words : {"would have 9 nodes", "max_nodes=8", "section 0", "3 segments"}) {
+      EXPECT_NE(what.find(words), std::string::npos) << words << " not in: " << what;
+    }
+  }
+  options.max_nodes = 0;
+  EXPECT_THROW(discretize(two_sections(), options), tridiag::invalid_argument);
+
+  // A coordinate edited to -2^31 um: 1.07e8 segments of 20 um, rejected by the default limit, with
+  // the file's name; a cell just over the default passes once the limit is raised.
+  const Morphology damaged = parse_text("1 1 0 0 0 5 -1\n2 3 10 0 0 1 1\n3 3 -2147483648 0 0 1 2\n");
+  try {
+    discretize(damaged, max_length(20));
+    ADD_FAILURE() << "a cell of 10^8 nodes passed the default max_nodes";
+  } catch (const tridiag::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("test.swc:", 0), 0u) << what;
+    EXPECT_NE(what.find("max_nodes=1000000"), std::string::npos) << what;
+  }
+  std::vector<CableSection> long_cable = two_sections();
+  long_cable[1].points[1].x = 50 + 20.0 * 1000000;  // 1,000,001 segments: 1,000,007 nodes
+  EXPECT_THROW(discretize(long_cable, max_length(20)), tridiag::invalid_argument);
+  options = max_length(20);
+  options.max_nodes = 1000007;
+  EXPECT_EQ(discretize(long_cable, options).size(), 1000007);
+}
+
 TEST(Discretization, RejectsHandBuiltMorphologiesThatBreakTheReadersGuarantees) {
   const Morphology good = parse_text("1 3 0 0 0 1 -1\n2 3 10 0 0 1 1\n3 3 20 0 0 1 2\n");
   EXPECT_NO_THROW(discretize(good, max_length(20)));
