@@ -236,14 +236,33 @@ Morphology parse_swc(std::istream& in, const std::string& source_name, const Swc
   std::vector<RawSample> raw;
   std::string text;
   long line = 0;
-  while (std::getline(in, text)) {
+  const auto take_line = [&](std::string_view view) {
     ++line;
-    std::string_view view(text);
     std::size_t first = 0;
     while (first < view.size() && is_blank(view[first])) ++first;
-    if (first == view.size()) continue;      // blank line (also a lone '\r')
-    if (view[first] == '#') continue;        // comment / header
+    if (first == view.size()) return;      // blank line (also CRs left before a CRLF)
+    if (view[first] == '#') return;        // comment / header
     raw.push_back(parse_data_line(view.substr(first), line, source_name));
+  };
+  // Lines end at LF and CRs are blanks, so CRLF files read as LF ones and line numbers are those
+  // of grep -n even where a converter wrote CR CR LF; a file without any LF is a classic Mac file
+  // whose lines end at CR.
+  bool cr_only = false;
+  while (std::getline(in, text)) {
+    std::string_view view(text);
+    if (line == 0) {
+      if (view.substr(0, 3) == "\xEF\xBB\xBF") view.remove_prefix(3);  // UTF-8 byte order mark
+      cr_only = in.eof();  // the first line ran to the end: no LF anywhere
+    }
+    if (!cr_only) {
+      take_line(view);
+      continue;
+    }
+    for (std::size_t cr = view.find('\r'); cr != std::string_view::npos; cr = view.find('\r')) {
+      take_line(view.substr(0, cr));
+      view.remove_prefix(cr + 1);
+    }
+    take_line(view);
   }
   if (in.bad()) throw swc_error(source_name, line, 0, false, "read error");
   if (raw.empty()) throw swc_empty(source_name, 0, 0, false, "no samples");

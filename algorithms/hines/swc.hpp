@@ -7,7 +7,8 @@
 //   id  type  x  y  z  radius  parent
 // id and parent are integers (parent < 0 for a root); x, y, z, radius are lengths in um.
 // Accepted quirks (see shared/morphologies/README.md): '#' comment lines anywhere, blank lines,
-// CRLF line ends, leading/trailing blanks and tabs, numbers written "12." or "1.5e+01", integer
+// LF, CRLF or CR (classic Mac) line ends, a UTF-8 byte order mark before the first line (Windows
+// editors write one), leading/trailing blanks and tabs, numbers written "12." or "1.5e+01", integer
 // fields written as integral reals ("3." or "3.0"), ids that are not consecutive or not sorted,
 // parents listed after their children, any non-negative type code, and a '#' comment after the
 // seventh field. Anything else on a data line is an error.

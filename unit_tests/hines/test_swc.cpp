@@ -341,6 +341,49 @@ std::vector<std::string> file_lines(const std::string& file) {
   return lines;
 }
 
+// The same real file with LF, CRLF or CR (classic Mac) line ends, with and without a UTF-8 byte
+// order mark, reads into the same morphology with the same line numbers; an error in a CR-only
+// file names its line; a byte order mark anywhere but before the first line is an error; in a
+// file with LFs, extra CRs do not count as lines.
+TEST(SwcParse, LineEndsAndByteOrderMark) {
+  std::vector<std::string> lines = file_lines("control-1-wt.CNG.swc");  // a CRLF file
+  ASSERT_GT(lines.size(), 1000u);
+  for (auto& line : lines) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+  }
+  const auto joined_by = [&](const std::string& prefix, const std::string& end) {
+    std::string text = prefix;
+    for (const auto& line : lines) text += line + end;
+    return text;
+  };
+  const Morphology reference = load_swc(morphology_path("control-1-wt.CNG.swc"));
+  const std::string bom = "\xEF\xBB\xBF";
+  for (const std::string prefix : {std::string(), bom}) {
+    for (const char* end : {"\n", "\r\n", "\r"}) {
+      SCOPED_TRACE(std::string(prefix.empty() ? "no BOM" : "BOM") + ", end " + (end[0] == '\n' ? "LF" : end[1] ? "CRLF" : "CR"));
+      const Morphology m = parse_text(joined_by(prefix, end));
+      ASSERT_EQ(m.samples.size(), reference.samples.size());
+      EXPECT_EQ(m.parent_index, reference.parent_index);
+      EXPECT_EQ(m.line, reference.line);
+      EXPECT_EQ(m.soma, reference.soma);
+      for (std::size_t i = 0; i < m.samples.size(); ++i) {
+        const SwcSample &a = m.samples[i], &b = reference.samples[i];
+        ASSERT_TRUE(a.id == b.id && a.type == b.type && a.x == b.x && a.y == b.y && a.z == b.z &&
+                    a.radius == b.radius && a.parent == b.parent)
+            << "sample " << i;
+      }
+    }
+  }
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1\r# c\r2 3 abc 0 0 1 1\r", 3, 2, true,
+                                    "field 3 (x) 'abc' is not a number");
+  expect_swc_error<swc_parse_error>(bom + "1 1 0 0 0 5 -1\n" + bom + "2 3 0 0 0 1 1\n", 2, 0, false,
+                                    "is not an integer");
+  // Where LF ends lines, a CR before another CR is a blank: line numbers are grep -n's (AA0013's
+  // header has CR CR LF and CR CR CR LF line ends).
+  expect_swc_error<swc_parse_error>("# a\r\r\n# b\r\r\r\n1 1 0 0 0 5 -1\r\r\n2 3 abc 0 0 1 1\r\n", 4, 2, true,
+                                    "field 3 (x) 'abc' is not a number");
+}
+
 /// `lines` with 1-4 random edits of the kinds a damaged or hand-edited file shows: a line lost,
 /// repeated or moved, a field replaced by a number out of range, a non-number or nothing, a
 /// character changed, a parent redirected, a point moved onto the origin.
