@@ -252,6 +252,11 @@ Morphology parse_swc(std::istream& in, const std::string& source_name, const Swc
     std::string_view view(text);
     if (line == 0) {
       if (view.substr(0, 3) == "\xEF\xBB\xBF") view.remove_prefix(3);  // UTF-8 byte order mark
+      if (view.substr(0, 2) == "\xFF\xFE" || view.substr(0, 2) == "\xFE\xFF") {
+        throw_parse(source_name, 1, false, 0,
+                    "UTF-16 text (it starts with a UTF-16 byte order mark); SWC is ASCII: save the file as "
+                    "ASCII or UTF-8");
+      }
       cr_only = in.eof();  // the first line ran to the end: no LF anywhere
     }
     if (!cr_only) {

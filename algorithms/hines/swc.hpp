@@ -104,7 +104,7 @@ class swc_error : public tridiag::invalid_argument {
 };
 
 /// A field is missing, is not a number, is not an integer where one is required, a type code is
-/// negative, or there is text after the seventh field.
+/// negative, there is text after the seventh field, or the file is UTF-16 text.
 class swc_parse_error : public swc_error {
  public:
   using swc_error::swc_error;

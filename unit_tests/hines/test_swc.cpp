@@ -343,8 +343,8 @@ std::vector<std::string> file_lines(const std::string& file) {
 
 // The same real file with LF, CRLF or CR (classic Mac) line ends, with and without a UTF-8 byte
 // order mark, reads into the same morphology with the same line numbers; an error in a CR-only
-// file names its line; a byte order mark anywhere but before the first line is an error; in a
-// file with LFs, extra CRs do not count as lines.
+// file names its line; a byte order mark anywhere but before the first line is an error, and so is
+// UTF-16 text; in a file with LFs, extra CRs do not count as lines.
 TEST(SwcParse, LineEndsAndByteOrderMark) {
   std::vector<std::string> lines = file_lines("control-1-wt.CNG.swc");  // a CRLF file
   ASSERT_GT(lines.size(), 1000u);
@@ -378,6 +378,14 @@ TEST(SwcParse, LineEndsAndByteOrderMark) {
                                     "field 3 (x) 'abc' is not a number");
   expect_swc_error<swc_parse_error>(bom + "1 1 0 0 0 5 -1\n" + bom + "2 3 0 0 0 1 1\n", 2, 0, false,
                                     "is not an integer");
+  // UTF-16 (a Windows editor's "Unicode"), little or big endian: one clear error at line 1.
+  std::string utf16le = "\xFF\xFE", utf16be = "\xFE\xFF";
+  for (const char c : std::string("1 1 0 0 0 5 -1\n")) {
+    utf16le += std::string{c, '\0'};
+    utf16be += std::string{'\0', c};
+  }
+  expect_swc_error<swc_parse_error>(utf16le, 1, 0, false, "UTF-16");
+  expect_swc_error<swc_parse_error>(utf16be, 1, 0, false, "UTF-16");
   // Where LF ends lines, a CR before another CR is a blank: line numbers are grep -n's (AA0013's
   // header has CR CR LF and CR CR CR LF line ends).
   expect_swc_error<swc_parse_error>("# a\r\r\n# b\r\r\r\n1 1 0 0 0 5 -1\r\r\n2 3 abc 0 0 1 1\r\n", 4, 2, true,
