@@ -160,6 +160,24 @@ struct RawSample {
   long line;
 };
 
+/// A token as messages quote it: in single quotes, bytes outside printable ASCII as \xNN, and cut
+/// after 40 bytes ("...") so that a binary file read as SWC gives a short, readable message.
+std::string quoted(std::string_view token) {
+  constexpr std::size_t most = 40;
+  std::string out = "'";
+  for (std::size_t i = 0; i < token.size() && i < most; ++i) {
+    const unsigned char c = static_cast<unsigned char>(token[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      constexpr const char* hex = "0123456789abcdef";
+      out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    }
+  }
+  if (token.size() > most) out += "...";
+  return out + "'";
+}
+
 [[noreturn]] void throw_parse(const std::string& file, long line, bool has_id, long id,
                               const std::string& reason) {
   throw swc_parse_error(file, line, id, has_id, reason);
@@ -174,7 +192,7 @@ RawSample parse_data_line(std::string_view text, long line, const std::string& f
   if (t.count >= 1) {
     if (!parse_integer(t.field[0], id)) {
       throw_parse(file, line, false, 0,
-                  "field 1 (id) '" + std::string(t.field[0]) + "' is not an integer");
+                  "field 1 (id) " + quoted(t.field[0]) + " is not an integer");
     }
     has_id = true;
   }
@@ -185,13 +203,13 @@ RawSample parse_data_line(std::string_view text, long line, const std::string& f
   }
   if (!t.extra.empty()) {
     throw_parse(file, line, has_id, id,
-                "unexpected text '" + std::string(t.extra) + "' after the 7th field");
+                "unexpected text " + quoted(t.extra) + " after the 7th field");
   }
   long type = 0, parent = 0;
   double real[4] = {0, 0, 0, 0};
   if (!parse_integer(t.field[1], type)) {
     throw_parse(file, line, true, id,
-                "field 2 (type) '" + std::string(t.field[1]) + "' is not an integer");
+                "field 2 (type) " + quoted(t.field[1]) + " is not an integer");
   }
   if (type < 0 || type > std::numeric_limits<int>::max()) {
     throw_parse(file, line, true, id,
@@ -200,13 +218,13 @@ RawSample parse_data_line(std::string_view text, long line, const std::string& f
   for (int k = 0; k < 4; ++k) {
     if (!parse_real(t.field[2 + k], real[k])) {
       throw_parse(file, line, true, id,
-                  "field " + std::to_string(3 + k) + " (" + field_names[2 + k] + ") '" +
-                      std::string(t.field[2 + k]) + "' is not a number");
+                  "field " + std::to_string(3 + k) + " (" + field_names[2 + k] + ") " +
+                      quoted(t.field[2 + k]) + " is not a number");
     }
   }
   if (!parse_integer(t.field[6], parent)) {
     throw_parse(file, line, true, id,
-                "field 7 (parent) '" + std::string(t.field[6]) + "' is not an integer");
+                "field 7 (parent) " + quoted(t.field[6]) + " is not an integer");
   }
   for (int k = 0; k < 3; ++k) {
     if (!std::isfinite(real[k])) {

@@ -223,6 +223,18 @@ TEST(SwcErrors, ParseErrorNonIntegerId) {
 TEST(SwcErrors, ParseErrorNegativeType) {
   expect_swc_error<swc_parse_error>("1 -2 0 0 0 5 -1\n", 1, 1, true, "type code");
 }
+// Tokens are quoted printable: other bytes as \xNN, a long token cut after 40 bytes, so that a
+// binary file read as SWC gives a short, readable message.
+TEST(SwcErrors, MessagesQuoteUnprintableBytesAndCutLongTokens) {
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1\n2 3 1\x01\x02 0 0 1 1\n", 2, 2, true,
+                                    "field 3 (x) '1\\x01\\x02' is not a number");
+  expect_swc_error<swc_parse_error>("\x7f" "ELF\x02\x01\xff\n", 1, 0, false,
+                                    "field 1 (id) '\\x7f" "ELF\\x02\\x01\\xff' is not an integer");
+  const std::string long_token(100, 'a');
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1 " + long_token + "\n", 1, 1, true,
+                                    "unexpected text '" + std::string(40, 'a') + "...' after the 7th field");
+}
+
 TEST(SwcErrors, DuplicateId) {
   expect_swc_error<swc_duplicate_id>("1 1 0 0 0 5 -1\n2 3 1 0 0 1 1\n2 3 2 0 0 1 1\n", 3, 2, true,
                                      "duplicate id (first defined at line 2)");
