@@ -5,8 +5,11 @@
 #include <tridiag/algorithms/hines/swc.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <limits>
@@ -395,8 +398,15 @@ Morphology parse_swc(std::istream& in, const std::string& source_name, const Swc
 }
 
 Morphology load_swc(const std::string& path, const SwcOptions& options) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) throw swc_error(path, 0, 0, false, "is a directory, not a file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw swc_error(path, 0, 0, false, "cannot open file");
+  if (!in) {
+    const int reason = errno;  // set by the open(2) under the stream on POSIX systems
+    throw swc_error(path, 0, 0, false, std::string("cannot open file") + (reason ? ": " : "") +
+                                           (reason ? std::strerror(reason) : ""));
+  }
   return parse_swc(in, path, options);
 }
 

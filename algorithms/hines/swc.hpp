@@ -146,7 +146,8 @@ class swc_empty : public swc_error {
 Morphology parse_swc(std::istream& in, const std::string& source_name,
                      const SwcOptions& options = {});
 
-/// Opens `path` and parses it. Throws swc_error (base class) if the file cannot be opened.
+/// Opens `path` and parses it. Throws swc_error (base class) if it is a directory or cannot be
+/// opened (the message gives the system's reason, e.g. "No such file or directory").
 Morphology load_swc(const std::string& path, const SwcOptions& options = {});
 
 }  // namespace tridiag::hines

@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tridiag/algorithms/hines/discretization.hpp>
@@ -272,8 +273,17 @@ TEST(SwcErrors, Empty) {
   expect_swc_error<swc_empty>("# only a header\n\n   \n", 0, 0, false, "no samples");
   expect_swc_error<swc_empty>("", 0, 0, false, "no samples");
 }
-TEST(SwcErrors, MissingFile) {
-  EXPECT_THROW(load_swc("/nonexistent/dir/none.swc"), swc_error);
+TEST(SwcErrors, MissingFileOrDirectory) {
+  for (const auto& [path, reason] : {std::pair<std::string, std::string>{"/nonexistent/dir/none.swc",
+                                                                         "cannot open file: No such file or directory"},
+                                     {morphology_path(""), "is a directory"}}) {
+    try {
+      load_swc(path);
+      ADD_FAILURE() << path << ": no exception";
+    } catch (const swc_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ": " + reason, 0), 0u) << e.what();
+    }
+  }
 }
 
 // ---- order independence -----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// tridiag-swc FILE...
+// tridiag-swc [--help] [--] FILE...
 // For each SWC file prints one JSON object per line:
 //   {"file": ..., "points": N, "branch_points": N, "tips": N, "max_depth": N, "soma": "...",
 //    "compartments": N, "matrix_size": N}
@@ -11,10 +11,13 @@
 // the other files are still printed. A file that reads but cannot be discretised (a section of
 // zero length, say) prints its statistics with "compartments" and "matrix_size" null, and the
 // discretisation's message (which names the file) on stderr; the exit status is 1 too.
+// --help prints the usage (exit status 0); another argument starting with '-' is an error (exit
+// status 2) unless it follows "--", after which every argument is a file.
 
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include <tridiag/algorithms/hines/discretization.hpp>
 #include <tridiag/algorithms/hines/morphology_stats.hpp>
@@ -44,17 +47,40 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
+constexpr const char* usage =
+    "usage: tridiag-swc [--help] [--] FILE...\n"
+    "Reads each SWC file and prints one JSON object per line: points, branch_points, tips,\n"
+    "max_depth, soma, and the compartments and matrix_size after discretising with the default\n"
+    "settings (segments of at most 20 um). A file that cannot be read or discretised: its message\n"
+    "on stderr, exit status 1; the other files are still printed.\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace tridiag::hines;
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: tridiag-swc FILE...\n");
+  std::vector<std::string> paths;
+  bool options_done = false;
+  for (int k = 1; k < argc; ++k) {
+    const std::string argument = argv[k];
+    if (!options_done && argument == "--") {
+      options_done = true;
+    } else if (!options_done && (argument == "--help" || argument == "-h")) {
+      std::fputs(usage, stdout);
+      return 0;
+    } else if (!options_done && argument.size() > 1 && argument[0] == '-') {
+      std::fprintf(stderr, "tridiag-swc: unknown option %s (a file whose name starts with '-' goes after --)\n%s",
+                   argument.c_str(), usage);
+      return 2;
+    } else {
+      paths.push_back(argument);
+    }
+  }
+  if (paths.empty()) {
+    std::fputs(usage, stderr);
     return 2;
   }
   int status = 0;
-  for (int k = 1; k < argc; ++k) {
-    const std::string path = argv[k];
+  for (const std::string& path : paths) {
     try {
       const Morphology morphology = load_swc(path);
       const MorphologyStats stats = compute_stats(morphology);

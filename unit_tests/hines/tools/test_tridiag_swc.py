@@ -11,7 +11,9 @@ usage: test_tridiag_swc.py TRIDIAG_SWC MORPHOLOGY_DIR
   line on stderr, the good files still printed.
 - A file that reads but cannot be discretised: its statistics with null sizes, the message
   prefixed with the file name, exit status 1.
-- No argument: the usage on stderr, exit status 2.
+- No argument: the usage on stderr, exit status 2; --help: the usage on stdout, exit status 0; an
+  unknown option: exit status 2; a file whose name starts with '-' after "--"; a directory: its
+  message, exit status 1.
 """
 import json
 import os
@@ -52,7 +54,7 @@ def run(tool, *files):
 
 
 def main():
-    tool, folder = sys.argv[1], sys.argv[2]
+    tool, folder = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     table = readme_table(folder)
     check(set(table) == set(NEURON), f"README table lists {sorted(table)}")
     files = [os.path.join(folder, name) for name in sorted(NEURON)]
@@ -94,8 +96,30 @@ def main():
                   f"zero-length section: {got}")
         check(done.stderr.startswith("tridiag-swc: " + flat + ": "), f"zero-length section: stderr {done.stderr!r}")
 
+        dashed = os.path.join(tmp, "-dashed.swc")
+        with open(dashed, "w") as f:
+            f.write("1 1 0 0 0 5 -1\n2 3 10 0 0 1 1\n")
+        os.chdir(tmp)  # the name as given, "-dashed.swc", starts with '-'
+        done = run(tool, "--", "-dashed.swc")
+        check(done.returncode == 0 and json.loads(done.stdout)["points"] == 2,
+              f"-dashed.swc after --: {done.returncode} {done.stdout!r} {done.stderr!r}")
+        done = run(tool, "-dashed.swc")
+        check(done.returncode == 2 and "unknown option -dashed.swc" in done.stderr,
+              f"-dashed.swc without --: {done.returncode} {done.stderr!r}")
+        done = run(tool, tmp)
+        check(done.returncode == 1 and done.stderr == f"tridiag-swc: {tmp}: is a directory, not a file\n",
+              f"a directory: {done.returncode} {done.stderr!r}")
+        os.chdir("/")
+
     done = run(tool)
     check(done.returncode == 2 and "usage" in done.stderr, f"no argument: {done.returncode} {done.stderr!r}")
+    for flag in ("--help", "-h"):
+        done = run(tool, flag)
+        check(done.returncode == 0 and done.stdout.startswith("usage: tridiag-swc") and not done.stderr,
+              f"{flag}: {done.returncode} {done.stdout!r} {done.stderr!r}")
+    done = run(tool, "--frobnicate", files[0])
+    check(done.returncode == 2 and "unknown option --frobnicate" in done.stderr and not done.stdout,
+          f"unknown option: {done.returncode} {done.stdout!r} {done.stderr!r}")
 
     for f in failures:
         print("FAILED:", f)
