@@ -97,12 +97,18 @@ class Morphologies {
 
   /// Checks the given Views on the host (one copy there, which fences), then keeps copies of them
   /// (the caller's Views are not referenced afterwards): throws tridiag::invalid_argument unless
-  /// sizes has one entry per morphology and every morphology is a valid Hines numbering
+  /// sizes has one entry per morphology, parent is contiguous (not padded, not a subview) with
+  /// at most TreeLinks::max_rows rows, and every morphology is a valid Hines numbering
   /// (impl::check_topology).
   Morphologies(const parent_view& parent, const size_view& sizes) {
     constexpr const char* where = "hines::Morphologies";
     require(sizes.extent(0) == parent.extent(0), where, "sizes has ", sizes.extent(0), " entries, parent has ",
             parent.extent(0), " morphologies");
+    require(parent.extent(1) <= static_cast<std::size_t>(TreeLinks::max_rows), where, "parent has ", parent.extent(1),
+            " rows; a morphology may have at most ", TreeLinks::max_rows, " (TreeLinks packs a row index in an int)");
+    // The checks and tables below read the host copy as one row-major block.
+    require(parent.span_is_contiguous(), where, "the parent View '", parent.label(),
+            "' is not contiguous (padded, or a subview?); copy it into a View of its own first");
     // Host copies first: what is checked is what the device copies are made from.
     auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), parent);
     auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sizes);
@@ -201,7 +207,8 @@ Morphologies<MemorySpace> make_morphologies(const std::vector<std::vector<int>>&
   for (const auto& p : parents) largest = std::max<index_type>(largest, static_cast<index_type>(p.size()));
   if (rows < 0) rows = largest;
   require(rows >= largest, where, "rows = ", rows, " is less than the largest morphology (", largest, " rows)");
-  require(rows <= index_type(INT32_MAX), where, "rows = ", rows, " exceeds the int range of parent indices");
+  require(rows <= index_type(TreeLinks::max_rows), where, "rows = ", rows, " exceeds the most a morphology may have, ",
+          TreeLinks::max_rows, " (TreeLinks packs a row index in an int)");
   const index_type count = static_cast<index_type>(parents.size());
   using Result = Morphologies<MemorySpace>;
   typename Result::parent_view parent(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::hines::parent"), count,

@@ -42,6 +42,8 @@ using tridiag::impl::prefetch;  // core/streaming_access.hpp
 struct TreeLinks {
   static constexpr int has_children = 1;
   static constexpr int first_child = 2;
+  /// The most rows a morphology may have: (max_rows - 1 + 1) * 4 + 3 is INT_MAX.
+  static constexpr int max_rows = (2147483647 - 3) / 4;
   KOKKOS_FORCEINLINE_FUNCTION static constexpr int encode(int parent, int flags) { return (parent + 1) * 4 + flags; }
   KOKKOS_FORCEINLINE_FUNCTION static constexpr int parent(int link) { return link / 4 - 1; }
 };

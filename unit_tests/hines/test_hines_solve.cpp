@@ -769,6 +769,30 @@ TYPED_TEST(HinesBadInput, BadTopologyAndMorphologyIdsThrow) {
   Kokkos::deep_copy(sizes, hn);
   EXPECT_THROW(hines::Morphologies<M>(parent, sizes), invalid_argument);
   EXPECT_THROW(hines::Morphologies<M>(parent, two_sizes), invalid_argument);
+  // A parent table that is not one row-major block (its columns 0..2 of 6, valid there, other data
+  // beside them): read as one block it was another tree (found accepted, with wrong solves).
+  Kokkos::View<int**, Kokkos::LayoutRight, M> wide("wide", 2, 6);
+  auto hw = Kokkos::create_mirror_view(wide);
+  for (int m = 0; m < 2; ++m)
+    for (int i = 0; i < 6; ++i) hw(m, i) = i < 3 ? i - 1 : 7;
+  Kokkos::deep_copy(wide, hw);
+  typename hines::Morphologies<M>::size_view three("n", 2);
+  Kokkos::deep_copy(three, 3);
+  const typename hines::Morphologies<M>::parent_view columns = Kokkos::subview(wide, Kokkos::ALL, Kokkos::make_pair(0, 3));
+  ASSERT_FALSE(columns.span_is_contiguous());
+  try {
+    hines::Morphologies<M> m(columns, three);
+    ADD_FAILURE() << "a strided parent table was accepted";
+  } catch (const invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not contiguous"), std::string::npos) << e.what();
+  }
+  // More rows than TreeLinks can pack (2^29 - 1): no morphology, so nothing is allocated.
+  const index_type too_many = index_type(hines::TreeLinks::max_rows) + 1;
+  EXPECT_EQ(too_many, index_type(1) << 29);
+  EXPECT_THROW(hines::make_morphologies<M>({}, too_many), invalid_argument);
+  EXPECT_THROW(hines::Morphologies<M>(typename hines::Morphologies<M>::parent_view("p", 0, too_many),
+                                      typename hines::Morphologies<M>::size_view("n", 0)),
+               invalid_argument);
   // HinesBatch: morphology ids out of range or of the wrong extent, mismatched coefficients,
   // several morphologies without ids.
   const auto two = hines::make_morphologies<M>({{-1, 0, 1}, {-1, 0}});
