@@ -28,7 +28,9 @@ HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const Passive
   sys.rhs.assign(n, 0.0);
   for (int i = 0; i < n; ++i) {
     const double area = cell.area_um2[i];                        // um^2
-    const double c_over_dt = cell.cm_uF_cm2 * area * 1e-5 / dt_ms;  // nF/ms = uS
+    const double c_over_dt = capacitance_over_dt_uS(cell.cm_uF_cm2, area, dt_ms);
+    require(std::isfinite(c_over_dt), where, "dt_ms=", dt_ms, " is too small: node ", i,
+            "'s C/dt (cm x area / dt) overflows");
     const double g_leak = membrane.g_S_cm2 * area * 1e-2;         // uS
     sys.d[i] += c_over_dt + g_leak;
     sys.rhs[i] = c_over_dt * v_now_mV[i] + g_leak * membrane.e_mV;  // nA

@@ -41,9 +41,16 @@ struct PassiveMembrane {
   double e_mV = -70;       ///< e_pas, mV (NEURON's default)
 };
 
+/// A node's membrane capacitance over the time step, C/dt = cm x area / dt: uF/cm^2 x um^2 / ms
+/// = 1e-8 uF / ms = 1e-5 uS.
+inline double capacitance_over_dt_uS(double cm_uF_cm2, double area_um2, double dt_ms) {
+  return cm_uF_cm2 * area_um2 * 1e-5 / dt_ms;
+}
+
 /// Assembles the backward-Euler step from V^n = v_now_mV (one value per node, Hines order) over
 /// dt_ms, with injected_nA (one per node, or empty for none). Throws tridiag::invalid_argument
-/// if a vector has the wrong size, dt_ms <= 0 or g_S_cm2 < 0.
+/// if a vector has the wrong size, dt_ms <= 0, g_S_cm2 < 0, or dt_ms so small that a node's C/dt
+/// overflows.
 HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const PassiveMembrane& membrane,
                                     double dt_ms, const std::vector<double>& v_now_mV,
                                     const std::vector<double>& injected_nA = {});

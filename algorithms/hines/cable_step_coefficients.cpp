@@ -33,7 +33,9 @@ CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, con
   // The loop of assemble_backward_euler, term for term.
   for (int i = 0; i < n; ++i) {
     const double area = cell.area_um2[i];                            // um^2
-    const double c_over_dt = cell.cm_uF_cm2 * area * 1e-5 / dt_ms;  // nF/ms = uS
+    const double c_over_dt = capacitance_over_dt_uS(cell.cm_uF_cm2, area, dt_ms);
+    require(std::isfinite(c_over_dt), where, "dt_ms=", dt_ms, " is too small: node ", i,
+            "'s C/dt (cm x area / dt) overflows");
     const double g_leak = hh_at_soma && is_soma[i] ? 0.0 : membrane.g_S_cm2 * area * 1e-2;  // uS
     c.c_over_dt_uS[i] = c_over_dt;
     c.diag_uS[i] += c_over_dt + g_leak;

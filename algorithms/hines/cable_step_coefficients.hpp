@@ -30,7 +30,8 @@ struct CableStepCoefficients {
 /// (hh_at_soma) everywhere except the soma's segments. The soma is the root section (NEURON's
 /// soma[0] for an SWC with a soma). Summation order is assemble_backward_euler's, so that
 /// diag_uS, offdiag_uS and the rhs formed from them equal its output bit for bit.
-/// Throws tridiag::invalid_argument when dt_ms <= 0, g_S_cm2 < 0 or a value is not finite.
+/// Throws tridiag::invalid_argument when dt_ms <= 0, g_S_cm2 < 0, a value is not finite, or dt_ms
+/// is so small that a node's C/dt overflows.
 CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, const PassiveMembrane& membrane,
                                               double dt_ms, bool hh_at_soma);
 

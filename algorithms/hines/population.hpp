@@ -302,6 +302,17 @@ class Population {
               c.duration_ms, " ms (finite, delay and duration >= 0)");
     }
     require(o.dt_ms > 0 && std::isfinite(o.dt_ms), where, "dt_ms = ", o.dt_ms, " must be positive");
+    // Each step's right-hand side holds C/dt x V, with dt the systems' step (dt, or dt/2 under
+    // Crank-Nicolson): a dt so small that this overflows for |V| up to 10^4 mV fails every solve.
+    constexpr double largest_voltage_mV = 1e4;
+    const double system_dt = system_dt_ms(o.scheme, o.dt_ms);
+    for (std::size_t m = 0; m < cells.size(); ++m)
+      for (int i = 0; i < cells[m].size(); ++i) {
+        const double c_over_dt = capacitance_over_dt_uS(cells[m].cm_uF_cm2, cells[m].area_um2[i], system_dt);
+        require(system_dt > 0 && std::isfinite(c_over_dt * largest_voltage_mV), where, "dt_ms = ", o.dt_ms,
+                " is too small: the ", name(o.scheme), " systems' step of ", system_dt, " ms gives morphology ", m,
+                ", node ", i, " a C/dt of ", c_over_dt, " uS, which times 10^4 mV overflows");
+      }
     require(o.membrane.g_S_cm2 >= 0 && std::isfinite(o.membrane.g_S_cm2), where, "g_pas = ", o.membrane.g_S_cm2,
             " S/cm2 must be >= 0");
     require(o.hh.gnabar_S_cm2 >= 0 && o.hh.gkbar_S_cm2 >= 0 && o.hh.gl_S_cm2 >= 0 && std::isfinite(o.hh.gnabar_S_cm2) &&
@@ -475,21 +486,27 @@ class Population {
     pending_times_.clear();
   }
 
-  /// Throws tridiag::numerical_error naming the first neuron whose last solve failed (fences).
+  /// Throws tridiag::numerical_error counting the neurons whose last solve failed, in every group,
+  /// and naming the lowest-numbered of them (fences).
   void check_status() const {
+    index_type failed = 0, first_neuron = -1;
+    int first_status = status_code::ok;
     for (const Group& g : groups_) {
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.status);
-      index_type failed = 0, first = -1;
-      for (index_type s = 0; s < static_cast<index_type>(host.extent(0)); ++s)
-        if (host(s) != status_code::ok) {
-          if (first < 0) first = s;
-          ++failed;
+      for (index_type s = 0; s < static_cast<index_type>(host.extent(0)); ++s) {
+        if (host(s) == status_code::ok) continue;
+        ++failed;
+        const index_type neuron = g.neuron_at_slot[s];
+        if (first_neuron < 0 || neuron < first_neuron) {
+          first_neuron = neuron;
+          first_status = host(s);
         }
-      if (first >= 0)
-        throw numerical_error(tridiag::impl::message("hines::Population", failed, " neurons failed by t = ", time_ms(),
-                                                     " ms, first neuron ", g.neuron_at_slot[first], ": ",
-                                                     describe_status(host(first))));
+      }
     }
+    if (failed > 0)
+      throw numerical_error(tridiag::impl::message("hines::Population", failed, " neurons failed by t = ", time_ms(),
+                                                   " ms, first neuron ", first_neuron, ": ",
+                                                   describe_status(first_status)));
   }
 
   ExecSpace exec_;

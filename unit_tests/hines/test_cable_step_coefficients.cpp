@@ -67,6 +67,13 @@ TEST(CableStepCoefficients, BadInputThrows) {
   EXPECT_THROW(cable_step_coefficients(cell, {}, 0.0, false), tridiag::invalid_argument);
   EXPECT_THROW(cable_step_coefficients(cell, {-1e-4, -65}, 0.025, false), tridiag::invalid_argument);
   EXPECT_THROW(cable_step_coefficients(CompartmentalCell{}, {}, 0.025, false), tridiag::invalid_argument);
+  // Positive but so small that C/dt overflows: rejected here, not by the solve later.
+  try {
+    cable_step_coefficients(cell, {}, 1e-320, false);
+    ADD_FAILURE() << "dt = 1e-320 ms was accepted";
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("is too small"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

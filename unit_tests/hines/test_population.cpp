@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
 #include <tridiag/algorithms/hines/backward_euler.hpp>
 #include <tridiag/algorithms/hines/population.hpp>
 #include <vector>
@@ -160,6 +163,25 @@ TYPED_TEST(HinesPopulation, RecordingSamplesEveryKStepsThroughASmallBuffer) {
   }
 }
 
+// Neurons whose solves fail (a clamp of 1e308 nA overflows the right-hand side) make the next read
+// throw tridiag::numerical_error counting them in every group and naming the lowest-numbered one.
+TYPED_TEST(HinesPopulation, FailedNeuronsAreCountedInEveryGroup) {
+  PopulationOptions o;
+  o.packing = Packing::per_morphology;  // two groups
+  const std::vector<CurrentClamp> clamps = {{0.1, 0, 1}, {1e308, 0, 1}, {1e308, 0, 1}, {0.1, 0, 1}, {1e308, 0, 1}};
+  PopulationOf<TypeParam> pop(typename TypeParam::exec(), two_cells(), 5, clamps, o);
+  ASSERT_EQ(pop.groups(), 2);
+  pop.advance(3);  // asynchronous: the status is checked where results are read
+  try {
+    pop.voltages(0);
+    ADD_FAILURE() << "no exception";
+  } catch (const numerical_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("3 neurons failed"), std::string::npos) << what;
+    EXPECT_NE(what.find("first neuron 1:"), std::string::npos) << what;
+  }
+}
+
 TYPED_TEST(HinesPopulation, BadParametersThrow) {
   using Pop = PopulationOf<TypeParam>;
   const typename TypeParam::exec exec;
@@ -171,6 +193,24 @@ TYPED_TEST(HinesPopulation, BadParametersThrow) {
   };
   EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.dt_ms = 0; })), invalid_argument);
   EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.dt_ms = -0.025; })), invalid_argument);
+  // Positive but so small that C/dt overflows, or that dt/2 is 0 under Crank-Nicolson: the message
+  // names the dt given.
+  for (const auto scheme : {hines::TimeScheme::backward_euler, hines::TimeScheme::crank_nicolson}) {
+    for (const double dt : {1e-310, std::numeric_limits<double>::denorm_min()}) {
+      try {
+        Pop(exec, cells, 4, {}, with([&](PopulationOptions& o) {
+              o.dt_ms = dt;
+              o.scheme = scheme;
+            }));
+        ADD_FAILURE() << "dt_ms = " << dt << " accepted";
+      } catch (const invalid_argument& e) {
+        const std::string what = e.what();
+        std::ostringstream given;
+        given << "dt_ms = " << dt << " is too small";
+        EXPECT_NE(what.find(given.str()), std::string::npos) << what;
+      }
+    }
+  }
   EXPECT_THROW(Pop(exec, cells, index_type(-1), {}, {}), invalid_argument);
   EXPECT_THROW(Pop(exec, {}, 4, {}, {}), invalid_argument);
   EXPECT_THROW(Pop(exec, cells, 4, {}, with([](PopulationOptions& o) { o.membrane.g_S_cm2 = -1e-4; })),
