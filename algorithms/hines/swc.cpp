@@ -96,6 +96,31 @@ constexpr const char* field_names[7] = {"id", "type", "x", "y", "z", "radius", "
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
+/// The value of a decimal number that from_chars found out of double's range: +-inf where its
+/// decimal exponent (the written one plus the place of its first non-zero digit) is positive,
+/// else +-0.
+double out_of_range_value(std::string_view token) {
+  const bool negative = token.front() == '-';
+  if (negative) token.remove_prefix(1);
+  const std::size_t e = token.find_first_of("eE");
+  const std::string_view digits = token.substr(0, e);
+  const std::size_t point = std::min(digits.find('.'), digits.size());
+  const std::size_t lead = digits.find_first_not_of("0.");
+  double exponent = 0;  // a double: the written exponent may exceed any integer type
+  if (e != std::string_view::npos) {
+    std::string_view written = token.substr(e + 1);
+    const bool minus = !written.empty() && written.front() == '-';
+    if (!written.empty() && (written.front() == '-' || written.front() == '+')) written.remove_prefix(1);
+    for (char c : written) exponent = exponent * 10 + (c - '0');
+    if (minus) exponent = -exponent;
+  }
+  if (lead != std::string_view::npos) {
+    exponent += lead < point ? static_cast<double>(point - lead - 1) : -static_cast<double>(lead - point);
+  }
+  const double magnitude = lead != std::string_view::npos && exponent > 0 ? HUGE_VAL : 0.0;
+  return negative ? -magnitude : magnitude;
+}
+
 /// Parses a whole token as a double; false if any character is left over or nothing parses.
 bool parse_real(std::string_view token, double& value) {
   if (token.empty()) return false;
@@ -108,8 +133,9 @@ bool parse_real(std::string_view token, double& value) {
   const char* last = first + token.size();
   auto result = std::from_chars(first, last, value, std::chars_format::general);
   if (result.ec == std::errc::result_out_of_range && result.ptr == last) {
-    // from_chars leaves value untouched on overflow/underflow; strtod gives +-HUGE_VAL or ~0.
-    value = std::strtod(std::string(token).c_str(), nullptr);
+    // from_chars leaves value untouched on overflow/underflow (strtod would follow the C
+    // locale's decimal point): +-inf or +-0 by the number's decimal exponent.
+    value = out_of_range_value(token);
     return true;
   }
   return result.ec == std::errc() && result.ptr == last;
@@ -121,14 +147,20 @@ bool parse_real(std::string_view token, double& value) {
 #endif
 }
 
-/// Parses an integer field, which may be written as an integral real ("3", "3.", "3.0").
-bool parse_integer(std::string_view token, long& value) {
+/// Parses an integer field, which may be written as an integral real ("3", "3.", "3.0", "1e1").
+/// Returns nullptr, or why the token is not one: the end of a message that quotes it.
+const char* parse_integer(std::string_view token, long& value) {
   double real = 0;
-  if (!parse_real(token, real)) return false;
-  if (!std::isfinite(real) || real != std::floor(real)) return false;
-  if (real < -9.0e15 || real > 9.0e15) return false;  // exactly representable range
+  if (!parse_real(token, real) || !std::isfinite(real) || real != std::floor(real)) return " is not an integer";
+  // "2.0000000000000001" reads as the double 2: its digits say it is not an integer.
+  const std::size_t point = token.find('.');
+  if (point != std::string_view::npos && token.find_first_of("eE") == std::string_view::npos &&
+      token.find_first_not_of('0', point + 1) != std::string_view::npos) {
+    return " is not an integer";
+  }
+  if (real < -9.0e15 || real > 9.0e15) return " is an integer beyond +-9e15, the range this reader takes";
   value = static_cast<long>(real);
-  return true;
+  return nullptr;
 }
 
 /// One data line split into tokens (views into the line).
@@ -193,11 +225,11 @@ RawSample parse_data_line(std::string_view text, long line, const std::string& f
   long id = 0;
   bool has_id = false;
   if (t.count >= 1) {
-    if (!parse_integer(t.field[0], id)) {
-      throw_parse(file, line, false, 0,
-                  "field 1 (id) " + quoted(t.field[0]) + " is not an integer");
+    if (const char* why = parse_integer(t.field[0], id)) {
+      throw_parse(file, line, false, 0, "field 1 (id) " + quoted(t.field[0]) + why);
     }
     has_id = true;
+    if (id < 0) throw_parse(file, line, true, id, "negative id; SWC ids are >= 0 (a negative parent marks a root)");
   }
   if (t.count < 7) {
     throw_parse(file, line, has_id, id,
@@ -210,13 +242,12 @@ RawSample parse_data_line(std::string_view text, long line, const std::string& f
   }
   long type = 0, parent = 0;
   double real[4] = {0, 0, 0, 0};
-  if (!parse_integer(t.field[1], type)) {
-    throw_parse(file, line, true, id,
-                "field 2 (type) " + quoted(t.field[1]) + " is not an integer");
+  if (const char* why = parse_integer(t.field[1], type)) {
+    throw_parse(file, line, true, id, "field 2 (type) " + quoted(t.field[1]) + why);
   }
   if (type < 0 || type > std::numeric_limits<int>::max()) {
     throw_parse(file, line, true, id,
-                "field 2 (type) " + std::string(t.field[1]) + " is not a non-negative type code");
+                "field 2 (type) " + std::string(t.field[1]) + " is not a type code: 0 to 2147483647");
   }
   for (int k = 0; k < 4; ++k) {
     if (!parse_real(t.field[2 + k], real[k])) {
@@ -225,9 +256,8 @@ RawSample parse_data_line(std::string_view text, long line, const std::string& f
                       quoted(t.field[2 + k]) + " is not a number");
     }
   }
-  if (!parse_integer(t.field[6], parent)) {
-    throw_parse(file, line, true, id,
-                "field 7 (parent) " + quoted(t.field[6]) + " is not an integer");
+  if (const char* why = parse_integer(t.field[6], parent)) {
+    throw_parse(file, line, true, id, "field 7 (parent) " + quoted(t.field[6]) + why);
   }
   for (int k = 0; k < 3; ++k) {
     if (!std::isfinite(real[k])) {
@@ -261,14 +291,13 @@ Morphology parse_swc(std::istream& in, const std::string& source_name, const Swc
     ++line;
     std::size_t first = 0;
     while (first < view.size() && is_blank(view[first])) ++first;
-    if (first == view.size()) return;      // blank line (also CRs left before a CRLF)
+    if (first == view.size()) return;      // blank line
     if (view[first] == '#') return;        // comment / header
     raw.push_back(parse_data_line(view.substr(first), line, source_name));
   };
-  // Lines end at LF and CRs are blanks, so CRLF files read as LF ones and line numbers are those
-  // of grep -n even where a converter wrote CR CR LF; a file without any LF is a classic Mac file
-  // whose lines end at CR.
-  bool cr_only = false;
+  // Lines end at LF, CRLF or a lone CR (classic Mac files). CRs just before an LF are one line
+  // end however many there are, so that line numbers are those of grep -n where a converter wrote
+  // CR CR LF (AA0013's header).
   while (std::getline(in, text)) {
     std::string_view view(text);
     if (line == 0) {
@@ -278,12 +307,8 @@ Morphology parse_swc(std::istream& in, const std::string& source_name, const Swc
                     "UTF-16 text (it starts with a UTF-16 byte order mark); SWC is ASCII: save the file as "
                     "ASCII or UTF-8");
       }
-      cr_only = in.eof();  // the first line ran to the end: no LF anywhere
     }
-    if (!cr_only) {
-      take_line(view);
-      continue;
-    }
+    while (!view.empty() && view.back() == '\r') view.remove_suffix(1);
     for (std::size_t cr = view.find('\r'); cr != std::string_view::npos; cr = view.find('\r')) {
       take_line(view.substr(0, cr));
       view.remove_prefix(cr + 1);

@@ -5,7 +5,8 @@
 //
 // Format (Cannon et al. 1998, the NeuroMorpho.Org "standardized SWC"): one sample per line,
 //   id  type  x  y  z  radius  parent
-// id and parent are integers (parent < 0 for a root); x, y, z, radius are lengths in um.
+// id and parent are integers of at most 9e15 (id >= 0, parent < 0 for a root); x, y, z, radius are
+// lengths in um.
 // Accepted quirks (see shared/morphologies/README.md): '#' comment lines anywhere, blank lines,
 // LF, CRLF or CR (classic Mac) line ends, a UTF-8 byte order mark before the first line (Windows
 // editors write one), leading/trailing blanks and tabs, numbers written "12." or "1.5e+01", integer
@@ -104,7 +105,7 @@ class swc_error : public tridiag::invalid_argument {
 };
 
 /// A field is missing, is not a number, is not an integer where one is required, a type code is
-/// negative, there is text after the seventh field, or the file is UTF-16 text.
+/// negative, an id is negative, there is text after the seventh field, or the file is UTF-16 text.
 class swc_parse_error : public swc_error {
  public:
   using swc_error::swc_error;

@@ -224,6 +224,44 @@ TEST(SwcErrors, ParseErrorNonIntegerId) {
 TEST(SwcErrors, ParseErrorNegativeType) {
   expect_swc_error<swc_parse_error>("1 -2 0 0 0 5 -1\n", 1, 1, true, "type code");
 }
+// Integers: negative ids, integers beyond the reader's range and reals that only round to an
+// integer are each named for what they are.
+TEST(SwcErrors, IdsAndIntegersOutOfRange) {
+  expect_swc_error<swc_parse_error>("-5 1 0 0 0 5 -1\n-4 3 10 0 0 1 -5\n", 1, -5, true, "negative id");
+  expect_swc_error<swc_parse_error>("9223372036854775807 1 0 0 0 5 -1\n", 1, 0, false,
+                                    "field 1 (id) '9223372036854775807' is an integer beyond +-9e15");
+  expect_swc_error<swc_parse_error>("1 1 0 0 0 5 -1\n2 3 10 0 0 1 1e16\n", 2, 2, true,
+                                    "field 7 (parent) '1e16' is an integer beyond +-9e15");
+  expect_swc_error<swc_parse_error>("1 3000000000 0 0 0 5 -1\n", 1, 1, true,
+                                    "field 2 (type) 3000000000 is not a type code: 0 to 2147483647");
+  expect_swc_error<swc_parse_error>("2.0000000000000001 1 0 0 0 5 -1\n", 1, 0, false,
+                                    "field 1 (id) '2.0000000000000001' is not an integer");
+  // Still integers: "3.", "3.000", "1e1", and an id of 0.
+  const Morphology m = parse_text("0 1 0 0 0 5 -1\n3. 3 10 0 0 1 0.000\n1e1 3 20 0 0 1 3.000\n");
+  EXPECT_EQ(m.samples.size(), 3u);
+  EXPECT_EQ(m.samples[2].id, 10);
+  EXPECT_EQ(m.parent_index, (std::vector<int>{-1, 0, 1}));
+}
+
+// Numbers beyond double's range read as +-inf or +-0 by their decimal exponent, whatever the
+// locale (the reader never asks the C library, whose strtod follows LC_NUMERIC): a coordinate
+// overflows, a radius underflows to 0.
+TEST(SwcErrors, NumbersBeyondDoublesRange) {
+  const std::string root = "1 1 0 0 0 5 -1\n";
+  for (const char* x : {"1.5e400", "-1.5e400", "1e99999999999999999999999", "0.0001e313"}) {
+    SCOPED_TRACE(x);
+    expect_swc_error<swc_bad_radius>(root + "2 3 " + x + " 0 0 1 1\n", 2, 2, true, "is not finite");
+  }
+  expect_swc_error<swc_bad_radius>(root + "2 3 1" + std::string(400, '0') + " 0 0 1 1\n", 2, 2, true,
+                                   "is not finite");
+  for (const char* r : {"2.5e-400", "-2.5e-400", "1e-99999999999999999999999", "1000e-330", "0.0e400"}) {
+    SCOPED_TRACE(r);
+    expect_swc_error<swc_bad_radius>(root + "2 3 10 0 0 " + r + " 1\n", 2, 2, true, "radius");
+  }
+  expect_swc_error<swc_bad_radius>(root + "2 3 10 0 0 0." + std::string(400, '0') + "1 1\n", 2, 2, true,
+                                   "radius");
+}
+
 // Tokens are quoted printable: other bytes as \xNN, a long token cut after 40 bytes, so that a
 // binary file read as SWC gives a short, readable message.
 TEST(SwcErrors, MessagesQuoteUnprintableBytesAndCutLongTokens) {
@@ -366,7 +404,7 @@ std::vector<std::string> file_lines(const std::string& file) {
 // The same real file with LF, CRLF or CR (classic Mac) line ends, with and without a UTF-8 byte
 // order mark, reads into the same morphology with the same line numbers; an error in a CR-only
 // file names its line; a byte order mark anywhere but before the first line is an error, and so is
-// UTF-16 text; in a file with LFs, extra CRs do not count as lines.
+// UTF-16 text; CRs just before an LF do not count as lines.
 TEST(SwcParse, LineEndsAndByteOrderMark) {
   std::vector<std::string> lines = file_lines("control-1-wt.CNG.swc");  // a CRLF file
   ASSERT_GT(lines.size(), 1000u);
@@ -408,10 +446,13 @@ TEST(SwcParse, LineEndsAndByteOrderMark) {
   }
   expect_swc_error<swc_parse_error>(utf16le, 1, 0, false, "UTF-16");
   expect_swc_error<swc_parse_error>(utf16be, 1, 0, false, "UTF-16");
-  // Where LF ends lines, a CR before another CR is a blank: line numbers are grep -n's (AA0013's
-  // header has CR CR LF and CR CR CR LF line ends).
+  // CRs just before an LF are one line end, however many: line numbers are grep -n's (AA0013's
+  // header has CR CR LF and CR CR CR LF line ends). A CR file with one LF at its very end is a CR
+  // file.
   expect_swc_error<swc_parse_error>("# a\r\r\n# b\r\r\r\n1 1 0 0 0 5 -1\r\r\n2 3 abc 0 0 1 1\r\n", 4, 2, true,
                                     "field 3 (x) 'abc' is not a number");
+  const Morphology mac = parse_text("# header\r1 1 0 0 0 5 -1\r2 3 10 0 0 1 1\r\n");
+  EXPECT_EQ(mac.line, (std::vector<long>{2, 3}));
 }
 
 /// `lines` with 1-4 random edits of the kinds a damaged or hand-edited file shows: a line lost,
