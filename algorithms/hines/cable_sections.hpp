@@ -9,6 +9,9 @@
 //     SWC type. A run ends at a sample whose child count is not exactly one, whose child is not
 //     the next sample in the file, or whose child has another type. Consecutive soma samples
 //     stay in one section unless a soma sample (other than the root) has several soma children.
+//     One exception, NEURON's own: where a later child of a sample connects at 0 (rule 4), that
+//     sample counts as having one plain child again, so its section runs on into the next sample
+//     even when that sample has another type (an axon sample can end up in a dendrite's section).
 //  2. NeuroMorpho three-point soma (exactly 3 type-1 samples; samples 1 and 2 children of the
 //     root, childless, of the root's diameter, and together as long as that diameter within 1%):
 //     the root alone makes the soma, a sphere (rule 6).

@@ -81,6 +81,8 @@ void check_options(const DiscretizationOptions& o) {
     require(o.d_lambda > 0 && std::isfinite(o.d_lambda), where, "d_lambda=", o.d_lambda, " must be positive");
     require(o.frequency_hz > 0 && std::isfinite(o.frequency_hz), where, "frequency_hz=", o.frequency_hz,
             " must be positive");
+    // lambda_f divides by sqrt(cm): with cm = 0 every section would get one segment (NEURON stops).
+    require(o.cm_uF_cm2 > 0, where, "the d_lambda rule needs cm_uF_cm2 > 0 (its length constant divides by it)");
   }
 }
 
@@ -104,7 +106,7 @@ int checked_segment_count(const CableSection& section, const DiscretizationOptio
   }
   lam *= std::sqrt(2.0) * 1e-5 *
          std::sqrt(4 * pi * options.frequency_hz * options.Ra_ohm_cm * options.cm_uF_cm2);
-  if (!(lam > 0) || !(L > 0)) return 1;  // zero length (or cm = 0): one segment
+  if (!(lam > 0) || !(L > 0)) return 1;  // zero length: one segment
   const double lambda_f = L / lam;       // um
   const double count = (L / (options.d_lambda * lambda_f) + 0.9) / 2;
   require(count < 1e9, "hines::segment_count", "L=", L, " um needs too many segments for d_lambda=",

@@ -180,6 +180,15 @@ TEST(Discretization, SegmentCountRejectsBadOptions) {
   dl.d_lambda = 0.1;
   dl.frequency_hz = 0;
   EXPECT_THROW(segment_count(s, dl), tridiag::invalid_argument);
+  // cm = 0 is a valid membrane, but d_lambda's length constant divides by it: every section would
+  // get one segment, whatever its length.
+  dl.frequency_hz = 100;
+  dl.cm_uF_cm2 = 0;
+  EXPECT_THROW(segment_count(s, dl), tridiag::invalid_argument);
+  EXPECT_EQ(segment_count(s, max_length(20)), 5);
+  DiscretizationOptions no_capacitance = max_length(20);
+  no_capacitance.cm_uF_cm2 = 0;
+  EXPECT_EQ(segment_count(s, no_capacitance), 5);
 }
 
 /// Two sections: a root cylinder and a child attached at the root's far end, both valid.

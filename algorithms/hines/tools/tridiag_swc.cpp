@@ -11,10 +11,14 @@
 // the other files are still printed. A file that reads but cannot be discretised (a section of
 // zero length, say) prints its statistics with "compartments" and "matrix_size" null, and the
 // discretisation's message (which names the file) on stderr; the exit status is 1 too.
+// The file name is written as given, as valid JSON (bytes that are not UTF-8 become U+FFFD). An
+// output that cannot be written (a full disk) makes the exit status 1.
 // --help prints the usage (exit status 0); another argument starting with '-' is an error (exit
 // status 2) unless it follows "--", after which every argument is a file.
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
@@ -25,9 +29,41 @@
 
 namespace {
 
+/// Bytes of the UTF-8 sequence starting at text[i] (1 to 4), or 0 where none starts there.
+std::size_t utf8_sequence(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const auto continuation = [&](std::size_t k) { return (byte(k) & 0xC0u) == 0x80u; };
+  const unsigned c = byte(i);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return continuation(i + 1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    const unsigned low = c == 0xE0 ? 0xA0 : 0x80, high = c == 0xED ? 0x9F : 0xBF;  // no overlong, no surrogates
+    return byte(i + 1) >= low && byte(i + 1) <= high && continuation(i + 2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    const unsigned low = c == 0xF0 ? 0x90 : 0x80, high = c == 0xF4 ? 0x8F : 0xBF;
+    return byte(i + 1) >= low && byte(i + 1) <= high && continuation(i + 2) && continuation(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/// A JSON string of `text`: control characters escaped, valid UTF-8 kept, every other byte (a
+/// file name need not be UTF-8) replaced by U+FFFD, so that the line is always valid JSON.
 std::string json_string(const std::string& text) {
   std::string out = "\"";
-  for (unsigned char c : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const std::size_t length = utf8_sequence(text, i);
+    if (length == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (length > 1) {
+      out.append(text, i, length);
+      i += length;
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -35,7 +71,7 @@ std::string json_string(const std::string& text) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (c < 0x20) {
+        if (c < 0x20 || c == 0x7f) {
           char buffer[8];
           std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
           out += buffer;
@@ -43,6 +79,7 @@ std::string json_string(const std::string& text) {
           out += static_cast<char>(c);
         }
     }
+    ++i;
   }
   return out + "\"";
 }
@@ -107,6 +144,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "tridiag-swc: %s\n", error.what());
       status = 1;
     }
+  }
+  // A full disk or a closed pipe: say so rather than exit 0 with the output cut.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "tridiag-swc: cannot write the output: %s\n", std::strerror(errno));
+    return 1;
   }
   return status;
 }

@@ -13,7 +13,8 @@ usage: test_tridiag_swc.py TRIDIAG_SWC MORPHOLOGY_DIR
   prefixed with the file name, exit status 1.
 - No argument: the usage on stderr, exit status 2; --help: the usage on stdout, exit status 0; an
   unknown option: exit status 2; a file whose name starts with '-' after "--"; a directory: its
-  message, exit status 1.
+  message, exit status 1; a file name that is not UTF-8: valid JSON; an output that cannot be
+  written: exit status 1.
 """
 import json
 import os
@@ -109,7 +110,25 @@ def main():
         done = run(tool, tmp)
         check(done.returncode == 1 and done.stderr == f"tridiag-swc: {tmp}: is a directory, not a file\n",
               f"a directory: {done.returncode} {done.stderr!r}")
+
+        # A name that is not UTF-8: still one valid JSON line, the bad bytes as U+FFFD.
+        odd = os.path.join(os.fsencode(tmp), b"\xff\xfe\xc3.swc")
+        with open(odd, "wb") as f:
+            f.write(b"1 1 0 0 0 5 -1\n2 3 10 0 0 1 1\n")
+        done = subprocess.run([tool, odd], capture_output=True, timeout=300)
+        try:
+            got = json.loads(done.stdout.decode("utf-8"))
+            check(done.returncode == 0 and got["file"] == tmp + "/\ufffd\ufffd\ufffd.swc" and got["points"] == 2,
+                  f"non-UTF-8 name: {done.returncode} {got}")
+        except (UnicodeDecodeError, ValueError) as error:
+            check(False, f"non-UTF-8 name: not valid JSON ({error}): {done.stdout!r}")
         os.chdir("/")
+
+    # An output that cannot be written (a full disk): exit status 1 and a message, not 0.
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([tool, files[0]], stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+        check(done.returncode == 1 and "cannot write" in done.stderr, f"/dev/full: {done.returncode} {done.stderr!r}")
 
     done = run(tool)
     check(done.returncode == 2 and "usage" in done.stderr, f"no argument: {done.returncode} {done.stderr!r}")
