@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
@@ -172,18 +173,45 @@ int CompartmentalCell::node_at(int section, double x) const {
   return first_node[section] + j;
 }
 
+namespace {
+
+/// How messages name a section: its index and its own samples, as the caller knows them.
+using SectionName = std::function<std::string(const CableSection& section, int index)>;
+
+CompartmentalCell discretize_sections(std::vector<CableSection> sections, const DiscretizationOptions& options,
+                                      const SectionName& section_name);
+
+}  // namespace
+
 CompartmentalCell discretize(const Morphology& morphology, const DiscretizationOptions& options) {
   check_options(options);
   std::vector<CableSection> sections = make_cable_sections(morphology);  // its messages name the file
+  // A section's own samples are consecutive in the morphology: name them as the file does.
+  const SectionName by_swc_ids = [&](const CableSection& section, int index) {
+    const auto first = static_cast<std::size_t>(section.first_sample);
+    const auto last = static_cast<std::size_t>(section.last_sample);
+    return "section " + std::to_string(index) + " (SWC ids " + std::to_string(morphology.samples[first].id) + ".." +
+           std::to_string(morphology.samples[last].id) + ", lines " + std::to_string(morphology.line[first]) + ".." +
+           std::to_string(morphology.line[last]) + ")";
+  };
   try {
-    return discretize(std::move(sections), options);
+    return discretize_sections(std::move(sections), options, by_swc_ids);
   } catch (const invalid_argument& e) {  // the sections' messages do not: say which file they came from
     throw invalid_argument(morphology.source + ": " + e.what());
   }
 }
 
-CompartmentalCell discretize(std::vector<CableSection> sections,
-                             const DiscretizationOptions& options) {
+CompartmentalCell discretize(std::vector<CableSection> sections, const DiscretizationOptions& options) {
+  return discretize_sections(std::move(sections), options, [](const CableSection& section, int index) {
+    return "section " + std::to_string(index) + " (samples " + std::to_string(section.first_sample) + ".." +
+           std::to_string(section.last_sample) + ")";
+  });
+}
+
+namespace {
+
+CompartmentalCell discretize_sections(std::vector<CableSection> sections, const DiscretizationOptions& options,
+                                      const SectionName& section_name) {
   check_options(options);
   const char* where = "hines::discretize";
   const int section_count = static_cast<int>(sections.size());
@@ -221,9 +249,8 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
     if (nseg[k] > nseg[largest]) largest = k;
   }
   require(requested_nodes <= options.max_nodes, where, "the cell would have ", requested_nodes,
-          " nodes, more than max_nodes=", options.max_nodes, "; its largest section ", largest, " (samples ",
-          sections[largest].first_sample, "..", sections[largest].last_sample, ") has ", nseg[largest],
-          " segments (a damaged coordinate? else raise DiscretizationOptions::max_nodes)");
+          " nodes, more than max_nodes=", options.max_nodes, "; its largest, ", section_name(sections[largest], largest),
+          ", has ", nseg[largest], " segments (a damaged coordinate? else raise DiscretizationOptions::max_nodes)");
   const int node_count = static_cast<int>(requested_nodes);
   for (int k = 0, next = 1; k < section_count; ++k) {
     created_first[k] = next;
@@ -241,18 +268,21 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
   // rather than by the assembly later (check_compartmental_cell).
   // The end node (j = nseg) has no membrane: its area is not checked.
   const auto require_usable_node = [&](int k, int j, double area_um2, double g_uS) {
-    const bool area_ok = j == nseg[k] || (area_um2 > 0 && std::isfinite(area_um2));
-    require(area_ok && g_uS > 0 && std::isfinite(g_uS), where, "section ", k, " (samples ", sections[k].first_sample,
-            "..", sections[k].last_sample, "), node ", j, " of ", nseg[k], ": area ", area_um2,
-            " um2, axial conductance ", g_uS,
-            " uS; both must be positive and finite (diameters too small or lengths too large)");
+    const bool end = j == nseg[k];
+    const bool area_ok = end || (area_um2 > 0 && std::isfinite(area_um2));
+    if (area_ok && g_uS > 0 && std::isfinite(g_uS)) return;
+    constexpr const char* why = " must be positive and finite (diameters too small or lengths too large)";
+    const std::string name = section_name(sections[k], k);
+    require(!end, where, name, ", its end node: axial conductance ", g_uS, " uS", why);
+    require(false, where, name, ", segment ", j, " of ", nseg[k], ": area ", area_um2, " um2, axial conductance ",
+            g_uS, " uS; both", why);
   };
   for (int k = 0; k < section_count; ++k) {
     const CableSection& sec = sections[k];
     const std::vector<double> arc = arc_lengths(sec);
     const double L = arc.back();
-    require(L > 0 && std::isfinite(L), where, "section ", k, " (samples ", sec.first_sample,
-            "..", sec.last_sample, ") has length ", L, " um; a cable needs a positive length");
+    require(L > 0 && std::isfinite(L), where, section_name(sec, k), " has length ", L,
+            " um; a cable needs a positive length");
     length[k] = L;
     const int n = nseg[k];
     const double ds = L / n;
@@ -324,5 +354,7 @@ CompartmentalCell discretize(std::vector<CableSection> sections,
   cell.cm_uF_cm2 = options.cm_uF_cm2;
   return cell;
 }
+
+}  // namespace
 
 }  // namespace tridiag::hines

@@ -233,6 +233,16 @@ TEST(Discretization, RejectsSectionsWithBadGeometryOrAttachment) {
     for (auto& point : tiny[1].points) point.diameter = d;
     expect_rejected(tiny, "axial conductance");
   }
+  // From a file, the message names the section's samples by SWC id and line, as the file does
+  // (not by their index in the reordered morphology).
+  try {
+    discretize(parse_text("# a cell\n10 1 0 0 0 5 -1\n20 3 10 0 0 1 10\n30 3 20 0 0 1e-310 20\n"), max_length(20));
+    ADD_FAILURE() << "a radius of 1e-310 um was discretised";
+  } catch (const tridiag::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("test.swc: hines::discretize: section 1 (SWC ids 20..30, lines 3..4), ", 0), 0u) << what;
+    EXPECT_NE(what.find("axial conductance 0 uS"), std::string::npos) << what;
+  }
 }
 
 // A cell over DiscretizationOptions::max_nodes is rejected before any node is built (a damaged
@@ -266,6 +276,7 @@ TEST(Discretization, CellsOverMaxNodesAreRejected) {
     const std::string what = e.what();
     EXPECT_EQ(what.rfind("test.swc:", 0), 0u) << what;
     EXPECT_NE(what.find("max_nodes=1000000"), std::string::npos) << what;
+    EXPECT_NE(what.find("section 1 (SWC ids 2..3, lines 2..3)"), std::string::npos) << what;
   }
   std::vector<CableSection> long_cable = two_sections();
   long_cable[1].points[1].x = 50 + 20.0 * 1000000;  // 1,000,001 segments: 1,000,007 nodes
