@@ -103,11 +103,10 @@ int segment_count(const CableSection& section, const DiscretizationOptions& opti
 
 /// Discretises a single-tree morphology (throws tridiag::invalid_argument for a forest or bad
 /// options: max_length_um, d_lambda, frequency_hz, Ra_ohm_cm must be > 0, cm_uF_cm2 >= 0 (> 0 for
-/// the d_lambda rule),
-/// max_nodes >= 1; a cell of more than max_nodes nodes is rejected, naming its largest section). The
-/// cell it returns passes check_compartmental_cell: geometry whose areas or axial conductances
-/// underflow or overflow (a diameter of 1e-300 um) is rejected too, naming the section and its
-/// samples; errors are prefixed with morphology.source.
+/// the d_lambda rule), max_nodes >= 1; a cell of more than max_nodes nodes is rejected, naming its
+/// largest section). The cell it returns passes check_compartmental_cell: geometry whose areas or
+/// axial conductances underflow or overflow (a diameter of 1e-300 um) is rejected too, naming the
+/// section by its SWC ids and lines; errors are prefixed with morphology.source.
 CompartmentalCell discretize(const Morphology& morphology,
                              const DiscretizationOptions& options = {});
 

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -94,7 +93,8 @@ namespace {
 
 constexpr const char* field_names[7] = {"id", "type", "x", "y", "z", "radius", "parent"};
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+// No CR reaches it: parse_swc ends lines at every CR.
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
 
 /// The value of a decimal number that from_chars found out of double's range: +-inf where its
 /// decimal exponent (the written one plus the place of its first non-zero digit) is positive,
