@@ -19,6 +19,7 @@ HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const Passive
   require(dt_ms > 0 && std::isfinite(dt_ms), where, "dt_ms=", dt_ms, " must be positive");
   require(membrane.g_S_cm2 >= 0 && std::isfinite(membrane.g_S_cm2), where,
           "g_S_cm2=", membrane.g_S_cm2, " must be non-negative");
+  require(std::isfinite(membrane.e_mV), where, "e_mV=", membrane.e_mV, " must be finite");
 
   HinesSystem sys;
   sys.parent = cell.parent;

@@ -49,8 +49,8 @@ inline double capacitance_over_dt_uS(double cm_uF_cm2, double area_um2, double d
 
 /// Assembles the backward-Euler step from V^n = v_now_mV (one value per node, Hines order) over
 /// dt_ms, with injected_nA (one per node, or empty for none). Throws tridiag::invalid_argument
-/// if a vector has the wrong size, dt_ms <= 0, g_S_cm2 < 0, or dt_ms so small that a node's C/dt
-/// overflows.
+/// if a vector has the wrong size, dt_ms <= 0, g_S_cm2 < 0, e_mV is not finite, or dt_ms so small
+/// that a node's C/dt overflows.
 HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const PassiveMembrane& membrane,
                                     double dt_ms, const std::vector<double>& v_now_mV,
                                     const std::vector<double>& injected_nA = {});

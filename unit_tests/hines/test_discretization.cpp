@@ -463,6 +463,8 @@ TEST(BackwardEuler, RejectsWrongSizes) {
                tridiag::invalid_argument);
   EXPECT_THROW(assemble_backward_euler(cell, {}, 1e-320, std::vector<double>(cell.size(), 0.0)),
                tridiag::invalid_argument);  // C/dt overflows
+  EXPECT_THROW(assemble_backward_euler(cell, {1e-4, std::nan("")}, 0.025, std::vector<double>(cell.size(), 0.0)),
+               tridiag::invalid_argument);  // e_mV: every rhs would be NaN
 }
 
 /// Voltages after 10 ms of a 0.1 nA step into soma(0.5), passive g = 1e-4 S/cm^2, e = -65 mV,
