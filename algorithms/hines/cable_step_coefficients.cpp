@@ -18,11 +18,16 @@ CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, con
   const int n = cell.size();
   std::vector<bool> is_soma(n, false);
   CableStepCoefficients c;
-  for (int j = 0; j < cell.nseg[0]; ++j) {
-    const int node = cell.first_node[0] + j;
-    is_soma[node] = true;
-    c.soma_nodes.push_back(node);
-    c.soma_area_um2.push_back(cell.area_um2[node]);
+  // Every soma section (SWC type 1), as NEURON's `forsec somatic insert hh` does: a stacked
+  // soma has several (tc200 has 7), and soma[0] alone can hold under half of its membrane.
+  for (int s = 0; s < static_cast<int>(cell.sections.size()); ++s) {
+    if (cell.sections[s].type != 1) continue;
+    for (int j = 0; j < cell.nseg[s]; ++j) {
+      const int node = cell.first_node[s] + j;
+      is_soma[node] = true;
+      c.soma_nodes.push_back(node);
+      c.soma_area_um2.push_back(cell.area_um2[node]);
+    }
   }
   c.clamp_node = cell.node_at(0, 0.5);
   c.parent = cell.parent;

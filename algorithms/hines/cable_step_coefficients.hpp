@@ -20,15 +20,15 @@ struct CableStepCoefficients {
   std::vector<double> diag_uS;          ///< C_i/dt + G_i + sum_j g_ij, uS (no channel conductance)
   std::vector<double> c_over_dt_uS;     ///< C_i/dt, uS
   std::vector<double> rest_current_nA;  ///< G_i e_pas, nA
-  std::vector<int> soma_nodes;          ///< the soma's segment nodes (root section), in order
+  std::vector<int> soma_nodes;          ///< the segment nodes of every soma section (SWC type 1), in order
   std::vector<double> soma_area_um2;    ///< their membrane areas, um^2
   int clamp_node = 0;                   ///< soma(0.5): where a current clamp injects
   int size() const { return static_cast<int>(parent.size()); }
 };
 
 /// Coefficients of `cell` for steps of dt_ms with the passive membrane everywhere, or
-/// (hh_at_soma) everywhere except the soma's segments. The soma is the root section (NEURON's
-/// soma[0] for an SWC with a soma). Summation order is assemble_backward_euler's, so that
+/// (hh_at_soma) everywhere except the soma's segments: those of every section of SWC type 1
+/// (NEURON's `somatic` list; soma[0], the root, and any further soma sections). Summation order is assemble_backward_euler's, so that
 /// diag_uS, offdiag_uS and the rhs formed from them equal its output bit for bit.
 /// Throws tridiag::invalid_argument when dt_ms <= 0, g_S_cm2 < 0, a value is not finite, or dt_ms
 /// is so small that a node's C/dt overflows.

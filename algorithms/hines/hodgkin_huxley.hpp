@@ -1,7 +1,9 @@
 #pragma once
 // The Hodgkin-Huxley squid-axon channels as NEURON's hh.mod has them (Na, K and leak; m, h, n
-// gates), for one compartment, on host and device. Population (population.hpp) puts them at the
-// soma.
+// gates), for one compartment, on host and device. Population (population.hpp) puts them on the
+// soma sections. The rates are computed exactly, as NEURON does with `usetable_hh = 0`; NEURON's
+// default (usetable_hh = 1) interpolates them in a table, which moves a spike by up to about
+// 0.6 mV: compare with NEURON with the tables off.
 //
 // Rates (1/ms, V in mV), with vtrap(x, y) = x / (exp(x/y) - 1) (y (1 - x/y/2) near x = 0):
 //   alpha_m = 0.1 vtrap(-(V+40), 10)    beta_m = 4 exp(-(V+65)/18)

@@ -1,7 +1,7 @@
 #pragma once
 // A population of N neurons advanced with a fixed step by backward Euler or Crank-Nicolson
 // (PopulationOptions::scheme, time_scheme.hpp), on the batched Hines solver: passive membrane
-// everywhere (NEURON's `pas`), optionally Hodgkin-Huxley at the soma instead (hodgkin_huxley.hpp:
+// everywhere (NEURON's `pas`), optionally Hodgkin-Huxley on the soma sections instead (hodgkin_huxley.hpp:
 // gates frozen over a step, their current taken implicitly, then one exponential-Euler gate step
 // over dt, as NEURON's fixed step does; under Crank-Nicolson the cable is second order, the
 // gates stay first order), and a current clamp at soma(0.5) per neuron (on while delay <= t + dt/2 < delay + duration, NEURON's IClamp
@@ -56,7 +56,8 @@ namespace tridiag::hines {
 
 /// A current step into soma(0.5) (the root section's middle): amplitude_nA during every step
 /// whose midpoint t + dt/2 satisfies delay_ms <= t + dt/2 < delay_ms + duration_ms (population_step.hpp),
-/// so a step shorter than half a time step may inject nothing.
+/// NEURON's IClamp rule. So a pulse shorter than dt can fall between two midpoints and inject nothing,
+/// and a pulse is on for a whole number of steps.
 struct CurrentClamp {
   double amplitude_nA = 0;
   double delay_ms = 0;
@@ -71,8 +72,8 @@ struct PopulationOptions {
   /// Passive membrane (every compartment; all but the soma's with hh_at_soma). e_pas = -65 mV,
   /// HH's resting potential, so that an HH soma rests there too.
   PassiveMembrane membrane{0.0001, -65};
-  /// Hodgkin-Huxley instead of `pas` on the segments of the root section, which must be a soma
-  /// (SWC type 1; for a soma of several sections, on soma[0] only).
+  /// Hodgkin-Huxley instead of `pas` on the segments of every soma section (SWC type 1, NEURON's
+  /// `forsec somatic insert hh`); the root section must be a soma.
   bool hh_at_soma = false;
   HodgkinHuxley hh;         ///< its parameters
   double dt_ms = 0.025;     ///< fixed time step, ms
@@ -205,6 +206,12 @@ class Population {
     }
   }
 
+  /// Adds a sample of the recorded neurons at the current time, unless that time has one already
+  /// (e.g. the end of a run that `every_steps` does not divide). Does nothing without record().
+  void sample() {
+    if (every_ > 0 && last_sample_step_ != steps_) take_sample();
+  }
+
   /// Waits for the work queued so far.
   void fence() const { exec_.fence(); }
 
@@ -284,7 +291,7 @@ class Population {
     require(!cells.empty(), where, "the morphology list is empty");
     for (std::size_t m = 0; m < cells.size(); ++m) {
       check_compartmental_cell(cells[m], std::string(where) + ": morphology " + std::to_string(m));
-      // HH goes on the root section's segments: it must be a soma (SWC type 1).
+      // HH goes on the soma sections, and the clamp at soma(0.5): the root must be a soma (SWC type 1).
       require(!o.hh_at_soma || cells[m].sections[0].type == 1, where, "morphology ", m,
               ": hh_at_soma needs a soma as the root section, this cell's root section has SWC type ",
               cells[m].sections[0].type);
@@ -473,6 +480,7 @@ class Population {
                                                                     g.record_column, buffer_, row});
     }
     pending_times_.push_back(time_ms());
+    last_sample_step_ = steps_;
   }
 
   void flush() {
@@ -522,6 +530,7 @@ class Population {
   Recording recording_;
   int every_ = 0;
   long recorded_from_ = 0;
+  long last_sample_step_ = -1;  // the step of the latest sample (sample() adds none twice)
   std::vector<double> pending_times_;
   Kokkos::View<double**, Kokkos::LayoutRight, memory_space> buffer_;
   typename Kokkos::View<double**, Kokkos::LayoutRight, memory_space>::HostMirror host_buffer_;

@@ -49,8 +49,14 @@ def main(argv):
         ax.legend(fontsize=6, loc="upper right")
     for ax in axes.flat[len(panels):]:
         ax.axis("off")
-    for ax in axes[-1]:
-        ax.set_xlabel("t (ms)", fontsize=8)
+    # The lowest drawn panel of each column carries the time axis (sharex hides the tick labels
+    # of every row but the last, whose panels may be switched off).
+    for column in range(cols):
+        drawn = [r for r in range(rows_) if r * cols + column < len(panels)]
+        if drawn:
+            ax = axes[drawn[-1], column]
+            ax.tick_params(labelbottom=True)
+            ax.set_xlabel("t (ms)", fontsize=8)
     title = "tridiag-neurons: soma voltage of recorded neurons"
     fig.suptitle(title + (f" ({suffix})" if suffix else ""), fontsize=10)
     fig.tight_layout()

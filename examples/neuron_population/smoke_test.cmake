@@ -1,6 +1,7 @@
 # ctest smoke test of tridiag-neurons: a quick run (-DARGS) into a fresh folder, then checks that
 # traces.csv exists with a header and samples, and traces.png too when PYTHON can import
-# matplotlib. Variables: EXE, OUT, PYTHON, ARGS (a ;-list). The output goes to a folder of OUT
+# matplotlib, that the last sample is at TSTOP and, with --hh, that a soma spikes. Variables: EXE,
+# OUT, PYTHON, ARGS (a ;-list), TSTOP (ms, the run's --tstop). The output goes to a folder of OUT
 # whose name has a space, quotes and a dollar sign: the plot script gets its paths as they are.
 file(REMOVE_RECURSE "${OUT}")
 set(OUT "${OUT}/odd \"name\" $HOME")
@@ -17,6 +18,33 @@ list(LENGTH lines count)
 list(GET lines 0 header)
 if(count LESS 3 OR NOT header MATCHES "^t_ms,")
   message(FATAL_ERROR "traces.csv has ${count} lines, header '${header}'")
+endif()
+# The run's content, not only its shape: the header names every column by neuron and amplitude,
+# the last sample is the run's end (TSTOP), and with --hh some soma fires (crosses 0 mV).
+list(GET lines -1 last)
+string(REPLACE "," ";" last "${last}")
+list(GET last 0 t_end)
+if(DEFINED TSTOP AND NOT t_end EQUAL TSTOP)
+  message(FATAL_ERROR "traces.csv ends at t = ${t_end} ms, the run at ${TSTOP} ms")
+endif()
+if(ARGS MATCHES "--hh")
+  set(peak -1000)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^t_ms")
+      continue()
+    endif()
+    string(REPLACE "," ";" values "${line}")
+    list(REMOVE_AT values 0)
+    foreach(v IN LISTS values)
+      if(v GREATER peak)
+        set(peak ${v})
+      endif()
+    endforeach()
+  endforeach()
+  if(NOT peak GREATER 0)
+    message(FATAL_ERROR "--hh: no recorded soma crosses 0 mV (highest ${peak} mV): no spike")
+  endif()
+  message("highest recorded soma voltage ${peak} mV")
 endif()
 execute_process(COMMAND "${PYTHON}" -c "import matplotlib" RESULT_VARIABLE no_matplotlib OUTPUT_QUIET ERROR_QUIET)
 if(no_matplotlib EQUAL 0 AND NOT EXISTS "${OUT}/traces.png")

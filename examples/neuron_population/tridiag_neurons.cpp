@@ -9,7 +9,8 @@
 //          [--record-per-morphology K] [--record-every STEPS] [--no-plot]
 // Defaults: 10,000 neurons, 100 ms, dt 0.025 ms, every *.swc of the shared morphologies folder
 // (TRIDIAG_MORPHOLOGIES_DIR, set by CMake), clamp 0..0.1 nA (0..1 nA with --hh) from 10 ms for
-// 80 ms, 3 recorded neurons per morphology sampled every 4 steps, output in the current folder.
+// 80 ms, 3 recorded neurons per morphology sampled every 4 steps and after the last one, output
+// in the current folder.
 //
 // Writes DIR/traces.csv (t_ms, then one column of soma voltage in mV per recorded neuron, named
 // <morphology>_n<neuron>_<amplitude>nA) and DIR/traces.png (plot_traces.py, with
@@ -108,18 +109,28 @@ void print_help() {
       "Simulates N neurons of the SWC files of a folder (round robin) with tridiag::hines::Population and\n"
       "writes the recorded soma voltages to DIR/traces.csv and DIR/traces.png.\n"
       "  --neurons N                neurons (default 10000)\n"
-      "  --tstop MS, --dt MS        model time and time step (default 100 and 0.025 ms)\n"
-      "  --hh                       Hodgkin-Huxley soma (default: passive membrane everywhere)\n"
+      "  --tstop MS, --dt MS        model time and time step (default 100 and 0.025 ms); MS of --tstop\n"
+      "                             must be a whole number of steps\n"
+      "  --hh                       Hodgkin-Huxley on every soma section, passive dendrites and axon\n"
+      "                             (default: passive membrane everywhere)\n"
       "  --morphologies DIR         folder of *.swc files (default %s)\n"
       "  --amp-min NA, --amp-max NA clamp amplitudes, rising with the neuron's index (default 0 .. 0.1 nA,\n"
-      "                             0 .. 1 nA with --hh)\n"
+      "                             0 .. 1 nA with --hh); --amp-min must not exceed --amp-max\n"
       "  --delay MS, --dur MS       clamp start and duration (default 10 and 80 ms)\n"
       "  --record-per-morphology K  recorded neurons per morphology (default 3)\n"
-      "  --record-every STEPS       sampling interval (default 4 steps)\n"
+      "  --record-every STEPS       sampling interval (default 4 steps); the last step is always sampled\n"
       "  --out DIR                  output folder (default: the current one)\n"
       "  --no-plot                  no PNG\n"
-      "  --kokkos-...               Kokkos's own options (e.g. --kokkos-num-threads=16)\n",
+      "  --kokkos-...               Kokkos's own options, e.g. --kokkos-threads=16 (Kokkos 3.x, the bundled\n"
+      "                             one; --kokkos-num-threads=16 from Kokkos 4), or set OMP_NUM_THREADS\n",
       TRIDIAG_MORPHOLOGIES_DIR);
+}
+
+/// A value as the user would write it (no trailing zeros).
+std::string format_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", x);
+  return text;
 }
 
 [[noreturn]] void usage_error(const std::string& what) {
@@ -175,6 +186,15 @@ Settings parse_arguments(int argc, char** argv) {
   if (s.tstop_ms < 0) usage_error("--tstop must be >= 0");
   if (!(s.dt_ms > 0)) usage_error("--dt must be positive");
   if (s.tstop_ms / s.dt_ms > 1e12) usage_error("--tstop / --dt gives more than 10^12 steps");
+  // A whole number of steps (to rounding), so that the run ends at --tstop and not a step before
+  // or after it (NEURON's tstop = 100 with dt = 0.025 is 4000 steps; 1 ms with dt 0.4 is not whole).
+  const double step_count = s.tstop_ms / s.dt_ms;
+  if (std::fabs(step_count - std::round(step_count)) > 1e-9 * std::max(1.0, step_count))
+    usage_error("--tstop " + format_number(s.tstop_ms) + " is not a whole number of --dt " +
+                format_number(s.dt_ms) + " steps (" + format_number(step_count) + ")");
+  if (s.amp_min_nA > s.amp_max_nA)
+    usage_error("--amp-min " + format_number(s.amp_min_nA) + " exceeds --amp-max " + format_number(s.amp_max_nA) +
+                (s.amp_max_given ? "" : " (its default)"));
   if (s.delay_ms < 0) usage_error("--delay must be >= 0");
   if (s.dur_ms < 0) usage_error("--dur must be >= 0");
   return s;
@@ -255,12 +275,12 @@ int main(int argc, char** argv) {
     population.fence();
     const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
 
-    const long steps = std::lround(s.tstop_ms / s.dt_ms);
+    const long steps = std::lround(s.tstop_ms / s.dt_ms);  // whole: parse_arguments checked
     std::printf("tridiag-neurons: %ld neurons of %d morphologies (%s), %ld matrix rows in all (largest cell %ld),\n"
                 "  %s, clamp %.3g..%.3g nA at %g ms for %g ms, dt %g ms, %ld steps to %g ms,\n"
                 "  Kokkos %s, %d batch(es), setup %.2f s\n",
                 s.neurons, M, s.morphologies.c_str(), rows, largest,
-                s.hh ? "Hodgkin-Huxley soma + passive dendrites" : "passive membrane", s.amp_min_nA, s.amp_max_nA,
+                s.hh ? "Hodgkin-Huxley soma sections, passive elsewhere" : "passive membrane", s.amp_min_nA, s.amp_max_nA,
                 s.delay_ms, s.dur_ms, s.dt_ms, steps, steps * s.dt_ms, Exec::name(), population.groups(), setup_s);
     std::fflush(stdout);
 
@@ -279,6 +299,7 @@ int main(int argc, char** argv) {
         progress(static_cast<double>(done) / steps, population.time_ms(), shown);
       }
     }
+    population.sample();  // the end of the run, when --record-every does not divide the steps
     const Recording& r = population.recording();  // also checks the solver status
     const double wall = elapsed();
     if (steps > 0) std::fprintf(stderr, "\n");
@@ -291,13 +312,13 @@ int main(int argc, char** argv) {
     out << "t_ms";
     for (index_type n : r.neurons) {
       char amp[32];
-      std::snprintf(amp, sizeof amp, "%.3f", clamps[n].amplitude_nA);
+      std::snprintf(amp, sizeof amp, "%g", clamps[n].amplitude_nA);
       out << ',' << names[n % M] << "_n" << n << '_' << amp << "nA";
     }
     out << '\n';
     char cell[32];
     for (std::size_t j = 0; j < r.t_ms.size(); ++j) {
-      std::snprintf(cell, sizeof cell, "%.4f", r.t_ms[j]);
+      std::snprintf(cell, sizeof cell, "%.10g", r.t_ms[j]);  // steps x dt: exact for dt = 2e-5 too
       out << cell;
       for (const auto& trace : r.soma_mV) {
         std::snprintf(cell, sizeof cell, ",%.6f", trace[j]);

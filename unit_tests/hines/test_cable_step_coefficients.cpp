@@ -1,6 +1,6 @@
 // cable_step_coefficients (host): the matrix and the right-hand side formed from it equal
 // assemble_backward_euler's bit for bit on every shared cell (the population's step relies on
-// it), and with HH at the soma only the soma's rows lose their passive terms.
+// it), and with HH at the soma only the soma sections' rows lose their passive terms.
 
 #include <cmath>
 #include <random>
@@ -36,8 +36,39 @@ TEST(CableStepCoefficients, EqualAssembleBackwardEulerBitForBit) {
     rhs[c.clamp_node] += injected[c.clamp_node];
     EXPECT_EQ(rhs, sys.rhs) << tc.name;
     EXPECT_EQ(c.clamp_node, cell.node_at(0, 0.5));
-    ASSERT_EQ(static_cast<int>(c.soma_nodes.size()), cell.nseg[0]) << tc.name;
+    // HH's nodes: every segment (not a root or end node) of every SWC type-1 section, found here
+    // from section_of and x_in_section rather than from first_node and nseg.
+    std::vector<int> soma_segments;
+    for (int i = 0; i < cell.size(); ++i)
+      if (cell.sections[cell.section_of[i]].type == 1 && cell.x_in_section[i] > 0 && cell.x_in_section[i] < 1)
+        soma_segments.push_back(i);
+    EXPECT_EQ(c.soma_nodes, soma_segments) << tc.name;
+    ASSERT_EQ(c.soma_area_um2.size(), c.soma_nodes.size()) << tc.name;
+    for (std::size_t k = 0; k < c.soma_nodes.size(); ++k)
+      EXPECT_EQ(c.soma_area_um2[k], cell.area_um2[c.soma_nodes[k]]) << tc.name << " node " << c.soma_nodes[k];
   }
+}
+
+// A soma stacked in several sections (tc200: 7) gets HH on all of them, as NEURON's
+// `forsec somatic insert hh` does; soma[0] alone holds under half of tc200's soma membrane.
+TEST(CableStepCoefficients, HodgkinHuxleyCoversEverySomaSection) {
+  const CompartmentalCell& cell = test_cell("tc200").cell;
+  const CableStepCoefficients c = cable_step_coefficients(cell, {0.001, -70}, 0.025, true);
+  std::vector<bool> has_hh(cell.sections.size(), false);
+  for (int node : c.soma_nodes) has_hh[cell.section_of[node]] = true;
+  int soma_sections = 0;
+  for (std::size_t s = 0; s < cell.sections.size(); ++s) {
+    if (cell.sections[s].type != 1) continue;
+    ++soma_sections;
+    EXPECT_TRUE(has_hh[s]) << "soma section " << s;
+  }
+  EXPECT_GE(soma_sections, 2);
+  double hh_area = 0, soma0_area = 0;
+  for (std::size_t k = 0; k < c.soma_nodes.size(); ++k) {
+    hh_area += c.soma_area_um2[k];
+    if (cell.section_of[c.soma_nodes[k]] == 0) soma0_area += c.soma_area_um2[k];
+  }
+  EXPECT_LT(soma0_area, 0.5 * hh_area);
 }
 
 TEST(CableStepCoefficients, HodgkinHuxleySomaDropsOnlyTheSomaLeak) {

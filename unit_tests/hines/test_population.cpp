@@ -161,6 +161,17 @@ TYPED_TEST(HinesPopulation, RecordingSamplesEveryKStepsThroughASmallBuffer) {
     EXPECT_EQ(later.soma_mV[c].back(), pop.voltages(neuron)[cell.node_at(0, 0.5)]);
     EXPECT_GT(later.soma_mV[c].back(), later.soma_mV[c].front());  // depolarised by the clamp
   }
+  // sample(): the end of a run off the every-3 grid, once; on the grid it adds nothing.
+  pop.advance(1);  // step 15
+  pop.sample();
+  pop.sample();
+  pop.advance(2);  // step 17 = 2 + 15: on the grid, sampled by advance
+  pop.sample();
+  const hines::Recording& ends = pop.recording();
+  ASSERT_EQ(ends.t_ms.size(), 7u);
+  EXPECT_DOUBLE_EQ(ends.t_ms[5], 15 * o.dt_ms);
+  EXPECT_DOUBLE_EQ(ends.t_ms[6], 17 * o.dt_ms);
+  EXPECT_EQ(ends.soma_mV[1].back(), pop.voltages(0)[two_cells()[0].node_at(0, 0.5)]);
 }
 
 // Neurons whose solves fail (a clamp of 1e308 nA overflows the right-hand side) make the next read
