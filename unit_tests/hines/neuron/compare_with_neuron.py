@@ -2,15 +2,16 @@
 current step into the soma; the soma and distal-tip voltage traces must agree.
 
 NEURON (Debian python3-neuron, run with /usr/bin/python3) loads the cell with Import3d and runs it
-here; tridiag's side is the program given by --trace-program (cable_trace.cpp), run with the same
-parameters. Exit status: 0 agree, 1 differ, 77 skipped (python3-neuron or the SWC file missing;
+here; tridiag's side is the command given by --trace-program (cable_trace.cpp, or a wrapper of
+it), run with the same parameters. Every value of every trace must be finite. Exit status: 0 agree, 1 differ, 77 skipped (python3-neuron or the SWC file missing;
 CTest's SKIP_RETURN_CODE), 2 bad usage. How NEURON's compartments are matched:
 docs/hines_vs_neuron.md.
 
-usage: compare_with_neuron.py --trace-program EXE --swc FILE [--solver batched|reference]
+usage: compare_with_neuron.py --swc FILE [--solver batched|reference]
                               [--scheme backward_euler|crank_nicolson]
                               [--rules max_length,d_lambda] [--refine] [--amp NA]
                               [--tolerance MV] [--match-tolerance FRACTION]
+                              --trace-program COMMAND...
 """
 import argparse
 import math
@@ -109,6 +110,8 @@ def run_neuron(h, sections, soma_name, tip_name, p, scheme):
 
 
 def max_difference(a, b, times):
+    """max |a - b| and where; both lists finite (checked before: NaN compares false, so a NaN
+    would never be the maximum)."""
     worst = max(range(len(a)), key=lambda k: abs(a[k] - b[k]))
     return abs(a[worst] - b[worst]), times[worst]
 
@@ -137,6 +140,14 @@ def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_toleran
     if len(v_soma) != len(ours["t"]):
         problems.append("trace lengths: NEURON %d, tridiag %d" % (len(v_soma), len(ours["t"])))
         return math.inf, problems, ours
+    for side, traces in (("NEURON", (v_soma, v_tip)), ("tridiag", (ours["v_soma"], ours["v_tip"]))):
+        for site, trace in zip(("soma", "tip"), traces):
+            bad = [k for k, v in enumerate(trace) if not math.isfinite(v)]
+            if bad:
+                problems.append("%s: %s's %s trace is not finite at %d of %d steps (first t = %.3f ms)"
+                                % (label, side, site, len(bad), len(trace), ours["t"][bad[0]]))
+    if problems:
+        return math.inf, problems, ours
     d_soma, t_soma = max_difference(v_soma, ours["v_soma"], ours["t"])
     d_tip, t_tip = max_difference(v_tip, ours["v_tip"], ours["t"])
     swing = max(max(v_soma) - min(v_soma), max(v_tip) - min(v_tip))
@@ -147,11 +158,12 @@ def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_toleran
     worst = max(d_soma, d_tip)
     # A flat trace would let any comparison pass. (At a far tip the swing may be the leak's
     # relaxation from v_init to e_pas alone: AA0013's axon tip, 14 mm out, barely sees the step.)
-    if min(max(v_soma) - min(v_soma), max(v_tip) - min(v_tip)) < 1.0:
+    if not (min(max(v_soma) - min(v_soma), max(v_tip) - min(v_tip)) >= 1.0):
         problems.append("%s: a trace moves by less than 1 mV: raise --amp" % label)
-    if worst > tolerance:
+    # Written as not (x <= bound): a NaN must fail.
+    if not (worst <= tolerance):
         problems.append("%s: traces differ by %.3g mV > %g mV" % (label, worst, tolerance))
-    elif worst > match_tolerance * swing:
+    elif not (worst <= match_tolerance * swing):
         problems.append("%s: traces differ by %.3g mV = %.2g of the %.3g mV swing > %g: within "
                         "the requirement, but the discretisations no longer match as documented"
                         % (label, worst, worst / swing, swing, match_tolerance))
@@ -160,7 +172,8 @@ def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_toleran
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trace-program", required=True)
+    parser.add_argument("--trace-program", required=True, nargs="+",
+                        help="tridiag's side: cable_trace's path, or a command that wraps it")
     parser.add_argument("--solver", choices=("batched", "reference"), default="batched",
                         help="tridiag's side: hines::solve, or the sequential test oracle")
     parser.add_argument("--swc", required=True)
@@ -193,7 +206,7 @@ def main():
     h.load_file("import3d.hoc")
     sections = load_neuron_cell(h, args.swc)
     parameters = dict(PARAMETERS, amp=args.amp)
-    program = [args.trace_program, "--solver", args.solver, "--scheme", args.scheme]
+    program = args.trace_program + ["--solver", args.solver, "--scheme", args.scheme]
     check = dict(scheme=args.scheme, tolerance=args.tolerance,
                  match_tolerance=args.match_tolerance)
 
@@ -216,7 +229,7 @@ def main():
                 print("    change of tridiag's traces from max_length %g um: %.2e mV"
                       % (2 * max_length, change))
             previous = ours
-        if smallest_change < 100 * worst:
+        if not (smallest_change >= 100 * worst):
             problems.append("refinement changes the traces by %.2g mV, not 100x more than "
                             "tridiag and NEURON differ (%.2g mV)" % (smallest_change, worst))
     else:

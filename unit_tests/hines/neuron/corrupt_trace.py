@@ -1,0 +1,42 @@
+"""A wrong tridiag for the checker's self-tests: runs cable_trace (or any program with its
+output format) and damages its output, so that compare_with_neuron.py is seen to fail.
+
+usage: corrupt_trace.py MODE PROGRAM [ARGUMENTS...]
+  nan         every soma voltage after t = 0 becomes NaN (NaN compares false: a check
+              `worst > tolerance` passed it)
+  shift       the last recorded site's voltage + 0.15 mV after t = 0 (beyond the 0.1 mV
+              tolerance)
+Exit status and stderr: the program's.
+"""
+import subprocess
+import sys
+
+
+def damage(mode, lines):
+    damaged = []
+    for line in lines:
+        words = line.split()
+        if not line.startswith("#") and float(words[0]) > 0:
+            values = [float(w) for w in words]
+            if mode == "nan":
+                values[1] = float("nan")
+            elif mode == "shift":
+                values[-1] += 0.15
+            words = [repr(v) for v in values]
+        damaged.append(" ".join(words))
+    return damaged
+
+
+def main():
+    mode, command = sys.argv[1], sys.argv[2:]
+    if mode not in ("nan", "shift"):
+        sys.exit("corrupt_trace.py: unknown mode " + mode)
+    run = subprocess.run(command, capture_output=True, text=True)
+    sys.stderr.write(run.stderr)
+    if run.returncode == 0:
+        print("\n".join(damage(mode, run.stdout.splitlines())))
+    return run.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
