@@ -2,32 +2,39 @@
 // with the same parameters): a passive cell from an SWC file, discretised by
 // tridiag::hines::discretize, advanced by backward Euler or Crank-Nicolson (time_scheme.hpp:
 // assemble_backward_euler over system_dt_ms + one Hines solve + finish_step per step), a current
-// step into the soma. Prints the voltage at the soma and at the distal
-// tip after every step.
+// step into soma(0.5); prints the voltage at three recording sites after every step.
 //
 // The solve is tridiag's batched solver, hines::solve (a batch of this one neuron, on Kokkos's
 // default execution space; the matrix is uploaded once, each step uploads only the right-hand
 // side), or with --solver reference the sequential test oracle of reference_hines.hpp.
 //
-// usage: tridiag_hines_cable_trace SWC [--solver batched|reference]
-//          [--rule max_length|d_lambda] [--max-length UM]
-//          [--d-lambda F] [--frequency HZ] [--ra OHM_CM] [--cm UF_CM2] [--g-pas S_CM2]
-//          [--e-pas MV] [--v-init MV] [--amp NA] [--delay MS] [--dur MS] [--dt MS] [--tstop MS]
-//          [--scheme backward_euler|crank_nicolson]
+// usage: tridiag_hines_cable_trace SWC --scheme backward_euler|crank_nicolson
+//          --rule max_length --max-length UM | --rule d_lambda --d-lambda F --frequency HZ
+//          --ra OHM_CM --cm UF_CM2 --g-pas S_CM2 --e-pas MV --v-init MV
+//          --amp NA --delay MS --dur MS --dt MS --tstop MS [--solver batched|reference]
+// Every physical parameter must be given (there are no defaults, so that a parameter the caller
+// forgot fails here instead of being simulated at some default NEURON was not given); options
+// that do not apply (--d-lambda with --rule max_length) are errors.
+// Exit status: 0, 1 (the cell could not be simulated), 2 (bad usage; every missing option named).
 //
-// Output (stdout): '#' lines naming the recorded sections in NEURON's words
+// Output (stdout): '#' lines naming the recording sites in NEURON's words
 //   # soma soma[0] 0.5
-//   # tip dend[41] 1 path_um 812.25
+//   # tip axon[201] 1 path_um 14136.25
+//   # dendrite dend[41] 1 path_um 812.25
 //   # segments 1234
-// then one line per time step, t (ms) and the two voltages (mV), starting at t = 0.
+// then one line per time step, t (ms) and the voltages (mV) at the three sites, from t = 0.
 //
-// Recording points, as a NEURON user would name them: soma = root section at x = 0.5; tip = the
-// x = 1 end of the leaf section farthest from soma(0.5) by path length along the cable.
+// Recording sites, as a NEURON user would name them: soma = root section at x = 0.5; tip = the
+// x = 1 end of the leaf section farthest from soma(0.5) by path length along the cable (the
+// requirement's distal tip; on some cells an axon far beyond the step's reach); dendrite = the
+// x = 1 end of the farthest leaf of SWC type 3 or 4 (dend, apic), or the tip if there is none.
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <stdexcept>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,12 +57,12 @@ using namespace tridiag::hines;
 
 struct Settings {
   std::string swc_path;
-  bool batched = true;  ///< hines::solve; false: the sequential oracle
+  bool batched = true;    ///< hines::solve; false: the sequential oracle
   DiscretizationOptions discretization;
   PassiveMembrane membrane;
-  double v_init_mV = -65;
-  double amp_nA = 0.1, delay_ms = 1, dur_ms = 1e9;
-  double dt_ms = 0.025, tstop_ms = 10;
+  double v_init_mV = 0;
+  double amp_nA = 0, delay_ms = 0, dur_ms = 0;
+  double dt_ms = 0, tstop_ms = 0;
   TimeScheme scheme = TimeScheme::backward_euler;
 };
 
@@ -64,51 +71,98 @@ struct Settings {
   std::exit(2);
 }
 
-Settings parse_arguments(int argc, char** argv) {
-  Settings s;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0) {
-      s.swc_path = arg;
-      continue;
+/// The command line's `--name value` pairs. Each option is taken once by name; what is required
+/// but absent is collected, so that finish() names every missing option at once.
+class CommandLine {
+ public:
+  CommandLine(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg.rfind("--", 0) != 0) {
+        if (!swc_path.empty()) usage_error("two SWC files given: " + swc_path + " and " + arg);
+        swc_path = arg;
+      } else {
+        if (i + 1 >= argc) usage_error(arg + " needs a value");
+        if (!values_.emplace(arg, argv[++i]).second) usage_error(arg + " given twice");
+      }
     }
-    if (i + 1 >= argc) usage_error(arg + " needs a value");
-    const std::string value = argv[++i];
-    auto number = [&] {
-      char* end = nullptr;
-      const double x = std::strtod(value.c_str(), &end);
-      if (end == value.c_str() || *end != '\0') usage_error(arg + ": not a number: " + value);
-      return x;
-    };
-    using Rule = DiscretizationOptions::Rule;
-    if (arg == "--solver") {
-      if (value == "batched") s.batched = true;
-      else if (value == "reference") s.batched = false;
-      else usage_error("--solver must be batched or reference, not " + value);
-    } else if (arg == "--scheme") {
-      if (value == "backward_euler") s.scheme = TimeScheme::backward_euler;
-      else if (value == "crank_nicolson") s.scheme = TimeScheme::crank_nicolson;
-      else usage_error("--scheme must be backward_euler or crank_nicolson, not " + value);
-    } else if (arg == "--rule") {
-      if (value == "max_length") s.discretization.rule = Rule::max_length;
-      else if (value == "d_lambda") s.discretization.rule = Rule::d_lambda;
-      else usage_error("--rule must be max_length or d_lambda, not " + value);
-    } else if (arg == "--max-length") s.discretization.max_length_um = number();
-    else if (arg == "--d-lambda") s.discretization.d_lambda = number();
-    else if (arg == "--frequency") s.discretization.frequency_hz = number();
-    else if (arg == "--ra") s.discretization.Ra_ohm_cm = number();
-    else if (arg == "--cm") s.discretization.cm_uF_cm2 = number();
-    else if (arg == "--g-pas") s.membrane.g_S_cm2 = number();
-    else if (arg == "--e-pas") s.membrane.e_mV = number();
-    else if (arg == "--v-init") s.v_init_mV = number();
-    else if (arg == "--amp") s.amp_nA = number();
-    else if (arg == "--delay") s.delay_ms = number();
-    else if (arg == "--dur") s.dur_ms = number();
-    else if (arg == "--dt") s.dt_ms = number();
-    else if (arg == "--tstop") s.tstop_ms = number();
-    else usage_error("unknown option " + arg);
+    if (swc_path.empty()) usage_error("no SWC file given");
   }
-  if (s.swc_path.empty()) usage_error("no SWC file given");
+
+  /// The value of a required option ("" and noted as missing when absent).
+  std::string text(const std::string& name) {
+    const auto found = values_.find(name);
+    if (found == values_.end()) {
+      missing_ += " " + name;
+      return "";
+    }
+    std::string value = found->second;
+    values_.erase(found);
+    return value;
+  }
+  double number(const std::string& name) {
+    const std::string value = text(name);
+    if (value.empty()) return NAN;
+    char* end = nullptr;
+    const double x = std::strtod(value.c_str(), &end);
+    if (end == value.c_str() || *end != '\0') usage_error(name + ": not a number: " + value);
+    return x;
+  }
+  /// One of `choices` (missing: choices[0], noted as missing).
+  int choice(const std::string& name, const std::vector<std::string>& choices) {
+    const std::string value = text(name);
+    if (value.empty()) return 0;
+    for (std::size_t k = 0; k < choices.size(); ++k)
+      if (value == choices[k]) return static_cast<int>(k);
+    std::string list;
+    for (const std::string& c : choices) list += (list.empty() ? "" : " or ") + c;
+    usage_error(name + " must be " + list + ", not " + value);
+  }
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+
+  /// Fails naming every required option that was missing, then any that was given but not taken
+  /// (unknown, or not applying to the rule chosen).
+  void finish() const {
+    if (!missing_.empty()) usage_error("missing" + missing_ + " (every physical parameter must be given)");
+    if (!values_.empty())
+      usage_error("unknown option, or one that does not apply to the --rule given: " +
+                  values_.begin()->first);
+  }
+
+  std::string swc_path;
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::string missing_;
+};
+
+Settings parse_arguments(int argc, char** argv) {
+  CommandLine line(argc, argv);
+  Settings s;
+  s.swc_path = line.swc_path;
+  if (line.has("--solver")) s.batched = line.choice("--solver", {"batched", "reference"}) == 0;
+  s.scheme = line.choice("--scheme", {"backward_euler", "crank_nicolson"}) == 0 ? TimeScheme::backward_euler
+                                                                                 : TimeScheme::crank_nicolson;
+  DiscretizationOptions& d = s.discretization;
+  d.rule = line.choice("--rule", {"max_length", "d_lambda"}) == 0 ? DiscretizationOptions::Rule::max_length
+                                                                   : DiscretizationOptions::Rule::d_lambda;
+  if (d.rule == DiscretizationOptions::Rule::max_length) {
+    d.max_length_um = line.number("--max-length");
+  } else {
+    d.d_lambda = line.number("--d-lambda");
+    d.frequency_hz = line.number("--frequency");
+  }
+  d.Ra_ohm_cm = line.number("--ra");
+  d.cm_uF_cm2 = line.number("--cm");
+  s.membrane.g_S_cm2 = line.number("--g-pas");
+  s.membrane.e_mV = line.number("--e-pas");
+  s.v_init_mV = line.number("--v-init");
+  s.amp_nA = line.number("--amp");
+  s.delay_ms = line.number("--delay");
+  s.dur_ms = line.number("--dur");
+  s.dt_ms = line.number("--dt");
+  s.tstop_ms = line.number("--tstop");
+  line.finish();
   return s;
 }
 
@@ -127,6 +181,28 @@ std::vector<double> path_to_section_start(const CompartmentalCell& cell) {
                       : start[p] + x * cell.length_um[p];
   }
   return start;
+}
+
+/// A leaf section's x = 1 end, and its path length from soma(0.5).
+struct Tip {
+  int section = -1;
+  double path_um = -1;
+};
+
+/// The farthest leaf section from soma(0.5), among those whose SWC type `accept` takes (none: -1).
+template <class Accept>
+Tip farthest_leaf(const CompartmentalCell& cell, Accept accept) {
+  std::vector<bool> has_child(cell.sections.size(), false);
+  for (const CableSection& section : cell.sections) {
+    if (section.parent >= 0) has_child[section.parent] = true;
+  }
+  const std::vector<double> start = path_to_section_start(cell);
+  Tip tip;
+  for (std::size_t k = 1; k < cell.sections.size(); ++k) {
+    const double end = start[k] + cell.length_um[k];
+    if (!has_child[k] && accept(cell.sections[k].type) && end > tip.path_um) tip = {static_cast<int>(k), end};
+  }
+  return tip;
 }
 
 /// V^{n+1} from one assembled step: hines::solve on a batch of one neuron, the matrix uploaded
@@ -155,6 +231,39 @@ class BatchedStep {
   tridiag::StatusView<Memory> status_;
 };
 
+/// Voltage traces at the recording sites, one value per step from t = 0.
+struct Traces {
+  std::vector<double> soma, tip, dendrite;
+};
+
+/// One assembled system and one solve per step.
+Traces run(const Settings& s, const CompartmentalCell& cell, const std::vector<int>& nodes, long steps) {
+  std::vector<double> v(cell.size(), s.v_init_mV);
+  std::vector<double> injected(cell.size(), 0.0);
+  BatchedStep batched_step;
+  Traces traces;
+  auto sample = [&] {
+    traces.soma.push_back(v[nodes[0]]);
+    traces.tip.push_back(v[nodes[1]]);
+    traces.dendrite.push_back(v[nodes[2]]);
+  };
+  sample();
+  for (long step = 0; step < steps; ++step) {
+    // NEURON's fixed step evaluates an IClamp at the step's midpoint, t + dt/2.
+    const double t_mid = (step + 0.5) * s.dt_ms;
+    const bool on = t_mid >= s.delay_ms && t_mid < s.delay_ms + s.dur_ms;
+    injected[nodes[0]] = on ? s.amp_nA : 0.0;
+    const HinesSystem system =
+        assemble_backward_euler(cell, s.membrane, system_dt_ms(s.scheme, s.dt_ms), v, injected);
+    const std::vector<double> solution =
+        s.batched ? batched_step(system)
+                  : test::hines_solve_reference(system.a, system.b, system.d, system.rhs, system.parent);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = finish_step(s.scheme, solution[i], v[i]);
+    sample();
+  }
+  return traces;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,45 +271,23 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     const CompartmentalCell cell = discretize(load_swc(s.swc_path), s.discretization);
-
-    std::vector<bool> has_child(cell.sections.size(), false);
-    for (const CableSection& section : cell.sections) {
-      if (section.parent >= 0) has_child[section.parent] = true;
-    }
-    const std::vector<double> start = path_to_section_start(cell);
-    int tip = 0;
-    double tip_path_um = -1;
-    for (std::size_t k = 1; k < cell.sections.size(); ++k) {
-      const double end = start[k] + cell.length_um[k];
-      if (!has_child[k] && end > tip_path_um) {
-        tip = static_cast<int>(k);
-        tip_path_um = end;
-      }
-    }
-    const int soma_node = cell.node_at(0, 0.5);
-    const int tip_node = cell.node_at(tip, 1.0);
+    const Tip tip = farthest_leaf(cell, [](int) { return true; });
+    Tip dendrite = farthest_leaf(cell, [](int type) { return type == 3 || type == 4; });
+    if (dendrite.section < 0) dendrite = tip;
+    if (tip.section < 0) throw std::runtime_error(s.swc_path + ": the cell has one section, no tip to record");
     std::printf("# soma %s 0.5\n", neuron_name(cell.sections[0]).c_str());
-    std::printf("# tip %s 1 path_um %.6f\n", neuron_name(cell.sections[tip]).c_str(), tip_path_um);
+    std::printf("# tip %s 1 path_um %.6f\n", neuron_name(cell.sections[tip.section]).c_str(), tip.path_um);
+    std::printf("# dendrite %s 1 path_um %.6f\n", neuron_name(cell.sections[dendrite.section]).c_str(),
+                dendrite.path_um);
     std::printf("# segments %ld\n", cell.compartments());
 
-    std::vector<double> v(cell.size(), s.v_init_mV);
-    std::vector<double> injected(cell.size(), 0.0);
-    BatchedStep batched_step;
+    const std::vector<int> nodes = {cell.node_at(0, 0.5), cell.node_at(tip.section, 1.0),
+                                    cell.node_at(dendrite.section, 1.0)};
     const long steps = std::lround(s.tstop_ms / s.dt_ms);
-    std::printf("%.6f %.15g %.15g\n", 0.0, v[soma_node], v[tip_node]);
-    for (long step = 0; step < steps; ++step) {
-      // NEURON's fixed step evaluates an IClamp at the step's midpoint, t + dt/2.
-      const double t_mid = (step + 0.5) * s.dt_ms;
-      const bool on = t_mid >= s.delay_ms && t_mid < s.delay_ms + s.dur_ms;
-      injected[soma_node] = on ? s.amp_nA : 0.0;
-      const HinesSystem system =
-          assemble_backward_euler(cell, s.membrane, system_dt_ms(s.scheme, s.dt_ms), v, injected);
-      const std::vector<double> solution =
-          s.batched ? batched_step(system)
-                    : test::hines_solve_reference(system.a, system.b, system.d, system.rhs, system.parent);
-      for (std::size_t i = 0; i < v.size(); ++i) v[i] = finish_step(s.scheme, solution[i], v[i]);
-      std::printf("%.6f %.15g %.15g\n", (step + 1) * s.dt_ms, v[soma_node], v[tip_node]);
-    }
+    const Traces traces = run(s, cell, nodes, steps);
+    for (long step = 0; step <= steps; ++step)
+      std::printf("%.6f %.15g %.15g %.15g\n", step * s.dt_ms, traces.soma[step], traces.tip[step],
+                  traces.dendrite[step]);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tridiag_hines_cable_trace: %s\n", e.what());
     return 1;

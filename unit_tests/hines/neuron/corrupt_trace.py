@@ -4,8 +4,8 @@ output format) and damages its output, so that compare_with_neuron.py is seen to
 usage: corrupt_trace.py MODE PROGRAM [ARGUMENTS...]
   nan         every soma voltage after t = 0 becomes NaN (NaN compares false: a check
               `worst > tolerance` passed it)
-  shift       the last recorded site's voltage + 0.15 mV after t = 0 (beyond the 0.1 mV
-              tolerance)
+  shift       the dendritic tip's voltage (the last column) + 0.15 mV after t = 0 (beyond the
+              0.1 mV tolerance)
 Exit status and stderr: the program's.
 """
 import subprocess
