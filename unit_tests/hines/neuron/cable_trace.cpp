@@ -11,7 +11,7 @@
 // usage: tridiag_hines_cable_trace SWC --scheme backward_euler|crank_nicolson
 //          --rule max_length --max-length UM | --rule d_lambda --d-lambda F --frequency HZ
 //          --ra OHM_CM --cm UF_CM2 --g-pas S_CM2 --e-pas MV --v-init MV
-//          --amp NA --delay MS --dur MS --dt MS --tstop MS [--solver batched|reference]
+//          --amp NA --delay MS --dur MS --dt MS --tstop MS [--solver batched|reference] [--geometry]
 // Every physical parameter must be given (there are no defaults, so that a parameter the caller
 // forgot fails here instead of being simulated at some default NEURON was not given); options
 // that do not apply (--d-lambda with --rule max_length) are errors.
@@ -22,6 +22,9 @@
 //   # tip axon[201] 1 path_um 14136.25
 //   # dendrite dend[41] 1 path_um 812.25
 //   # segments 1234
+// with --geometry then one line per segment and per section end (x = 1), every section:
+//   # geometry dend[3] 0.5 AREA_UM2 RI_MOHM
+// (NEURON's seg.area() and seg.ri(): membrane area, and the axial resistance to the parent node),
 // then one line per time step, t (ms) and the voltages (mV) at the three sites, from t = 0.
 //
 // Recording sites, as a NEURON user would name them: soma = root section at x = 0.5; tip = the
@@ -58,6 +61,7 @@ using namespace tridiag::hines;
 struct Settings {
   std::string swc_path;
   bool batched = true;    ///< hines::solve; false: the sequential oracle
+  bool geometry = false;  ///< print every segment's area and axial resistance
   DiscretizationOptions discretization;
   PassiveMembrane membrane;
   double v_init_mV = 0;
@@ -81,6 +85,8 @@ class CommandLine {
       if (arg.rfind("--", 0) != 0) {
         if (!swc_path.empty()) usage_error("two SWC files given: " + swc_path + " and " + arg);
         swc_path = arg;
+      } else if (arg == "--geometry") {
+        geometry = true;
       } else {
         if (i + 1 >= argc) usage_error(arg + " needs a value");
         if (!values_.emplace(arg, argv[++i]).second) usage_error(arg + " given twice");
@@ -130,6 +136,7 @@ class CommandLine {
   }
 
   std::string swc_path;
+  bool geometry = false;
 
  private:
   std::map<std::string, std::string> values_;
@@ -140,6 +147,7 @@ Settings parse_arguments(int argc, char** argv) {
   CommandLine line(argc, argv);
   Settings s;
   s.swc_path = line.swc_path;
+  s.geometry = line.geometry;
   if (line.has("--solver")) s.batched = line.choice("--solver", {"batched", "reference"}) == 0;
   s.scheme = line.choice("--scheme", {"backward_euler", "crank_nicolson"}) == 0 ? TimeScheme::backward_euler
                                                                                  : TimeScheme::crank_nicolson;
@@ -203,6 +211,17 @@ Tip farthest_leaf(const CompartmentalCell& cell, Accept accept) {
     if (!has_child[k] && accept(cell.sections[k].type) && end > tip.path_um) tip = {static_cast<int>(k), end};
   }
   return tip;
+}
+
+/// Every segment's and section end's area (um^2) and axial resistance to its parent node
+/// (MOhm = 1/uS), as NEURON's seg.area() and seg.ri() give them; the root node has neither.
+void print_geometry(const CompartmentalCell& cell) {
+  for (std::size_t k = 0; k < cell.sections.size(); ++k) {
+    const std::string name = neuron_name(cell.sections[k]);
+    for (int node = cell.first_node[k]; node <= cell.first_node[k] + cell.nseg[k]; ++node)
+      std::printf("# geometry %s %.17g %.17g %.17g\n", name.c_str(), cell.x_in_section[node], cell.area_um2[node],
+                  1.0 / cell.axial_conductance_uS[node]);
+  }
 }
 
 /// V^{n+1} from one assembled step: hines::solve on a batch of one neuron, the matrix uploaded
@@ -280,6 +299,7 @@ int main(int argc, char** argv) {
     std::printf("# dendrite %s 1 path_um %.6f\n", neuron_name(cell.sections[dendrite.section]).c_str(),
                 dendrite.path_um);
     std::printf("# segments %ld\n", cell.compartments());
+    if (s.geometry) print_geometry(cell);
 
     const std::vector<int> nodes = {cell.node_at(0, 0.5), cell.node_at(tip.section, 1.0),
                                     cell.node_at(dendrite.section, 1.0)};

@@ -1,5 +1,6 @@
 """tridiag against NEURON itself: the same SWC cell, membrane, nseg rule and dt, a current step
-into soma(0.5); the voltage traces at three sites (soma, distal tip, dendritic tip) must agree.
+into soma(0.5); the segments' areas and axial resistances and the voltage traces at three sites
+(soma, distal tip, dendritic tip) must agree.
 
 NEURON (Debian python3-neuron, run with /usr/bin/python3) loads the cell with Import3d and runs it
 here; tridiag's side is the command given by --trace-program (cable_trace.cpp, or a wrapper of
@@ -8,7 +9,7 @@ it), run with the same parameters. Exit status: 0 agree, 1 differ (or tridiag fa
 
 usage: compare_with_neuron.py --swc FILE [--scheme backward_euler|crank_nicolson]
                               [--rules max_length,d_lambda] [--refine] [--amp NA]
-                              [--tolerance MV] [--match-tolerance F]
+                              [--tolerance MV] [--match-tolerance F] [--geometry-tolerance F]
                               [--solver batched|reference] --trace-program COMMAND...
 """
 import argparse
@@ -56,8 +57,8 @@ class TridiagFailed(Exception):
 
 def run_tridiag(program, swc, rule, params):
     """program: the command that runs cable_trace.cpp, as a list. Returns its sites, segment
-    count and traces."""
-    command = program + [swc, "--rule", rule]
+    count, geometry ({section: [(x, area, ri)]}) and traces."""
+    command = program + [swc, "--rule", rule, "--geometry"]
     for key, value in params.items():
         command += ["--" + key, value if isinstance(value, str) else repr(value)]
     # A batch of one neuron is one thread's work (one thread per neuron): more OpenMP threads
@@ -67,17 +68,19 @@ def run_tridiag(program, swc, rule, params):
     run = subprocess.run(command, capture_output=True, text=True, env=environment)
     if run.returncode != 0:
         raise TridiagFailed("tridiag exited with status %d: %s" % (run.returncode, run.stderr.strip()))
-    header, traces = {}, {"t": [], "soma": [], "tip": [], "dendrite": []}
+    header, geometry, traces = {}, {}, {"t": [], "soma": [], "tip": [], "dendrite": []}
     for line in run.stdout.splitlines():
         words = line[1:].split() if line.startswith("#") else line.split()
-        if line.startswith("#"):
+        if line.startswith("# geometry"):
+            geometry.setdefault(words[1], []).append(tuple(map(float, words[2:5])))
+        elif line.startswith("#"):
             header[words[0]] = words[1:]
         else:
             for key, value in zip(("t",) + SITES, map(float, words)):
                 traces[key].append(value)
     return {"sections": {site: header[site][0] for site in SITES},
             "path_um": {site: float(header[site][3]) for site in ("tip", "dendrite")},
-            "segments": int(header["segments"][0]), "traces": traces}
+            "segments": int(header["segments"][0]), "geometry": geometry, "traces": traces}
 
 
 def load_neuron_cell(h, swc):
@@ -134,6 +137,37 @@ def max_difference(a, b, times):
     return abs(a[worst] - b[worst]), times[worst]
 
 
+def relative_difference(a, b):
+    scale = max(abs(a), abs(b))
+    return abs(a - b) / scale if scale > 0 else 0.0
+
+
+def compare_geometry(h, sections, ours, tolerance):
+    """Every segment's and section end's area and axial resistance against NEURON's seg.area()
+    and seg.ri(). Returns (worst relative difference, problems)."""
+    problems, worst = [], 0.0
+    if set(ours) != set(sections):
+        return math.inf, ["sections: only NEURON has %s, only tridiag %s"
+                          % (sorted(set(sections) - set(ours))[:5], sorted(set(ours) - set(sections))[:5])]
+    for name, sec in sections.items():
+        theirs = [(seg.x, seg.area(), seg.ri()) for seg in sec] + [(1.0, sec(1).area(), sec(1).ri())]
+        if len(theirs) != len(ours[name]):
+            problems.append("%s: NEURON has %d segments, tridiag %d"
+                            % (name, len(theirs) - 1, len(ours[name]) - 1))
+            continue
+        for (x, area, ri), (our_x, our_area, our_ri) in zip(theirs, ours[name]):
+            if not (abs(x - our_x) <= 1e-12):
+                problems.append("%s: segment at x = %r in NEURON, %r in tridiag" % (name, x, our_x))
+                break
+            for what, a, b in (("area", area, our_area), ("ri", ri, our_ri)):
+                difference = relative_difference(a, b)
+                worst = max(worst, difference) if not math.isnan(difference) else math.inf
+                if not (difference <= tolerance):
+                    problems.append("%s(%.6g).%s: NEURON %.10g, tridiag %.10g (relative %.2g > %g)"
+                                    % (name, x, what, a, b, difference, tolerance))
+    return worst, problems[:10] + (["... %d more" % (len(problems) - 10)] if len(problems) > 10 else [])
+
+
 def check_sites(h, sections, ours):
     """tridiag chose the sites; NEURON must agree that no leaf (no dendritic leaf) is farther
     from soma(0.5) than its tip (dendritic tip), ties to 1e-3 um."""
@@ -154,8 +188,9 @@ def check_sites(h, sections, ours):
     return problems
 
 
-def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_tolerance):
-    """Runs both simulators on one discretisation and checks the traces. Returns (the
+def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_tolerance,
+            geometry_tolerance):
+    """Runs both simulators on one discretisation and checks geometry and traces. Returns (the
     worst trace difference in mV, the problems found, tridiag's traces or None)."""
     label = ("max_length %g um" % p["max-length"] if rule == "max_length"
              else "d_lambda %g at %g Hz" % (p["d-lambda"], p["frequency"]))
@@ -169,6 +204,8 @@ def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_toleran
     segments = sum(sec.nseg for sec in sections.values())
     if segments != ours["segments"]:
         problems.append("%s: segments: NEURON %d, tridiag %d" % (label, segments, ours["segments"]))
+    geometry_worst, found = compare_geometry(h, sections, ours["geometry"], geometry_tolerance)
+    problems += ["%s: %s" % (label, problem) for problem in found]
     problems += ["%s: %s" % (label, problem) for problem in check_sites(h, sections, ours)]
 
     at = {site: sections[ours["sections"][site]](0.5 if site == "soma" else 1.0) for site in SITES}
@@ -191,7 +228,8 @@ def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_toleran
     swing = {site: max(theirs[site]) - min(theirs[site]) for site in SITES}
     response = {site: max(abs(a - b) for a, b in zip(theirs[site], unstimulated[site]))
                 for site in SITES}
-    print("%s %s: segments %d" % (os.path.basename(swc), label, segments))
+    print("%s %s: segments %d, geometry max relative difference %.1e"
+          % (os.path.basename(swc), label, segments, geometry_worst))
     for site in SITES:
         name = ours["sections"][site]
         where = " (%.0f um)" % ours["path_um"][site] if site != "soma" else ""
@@ -254,6 +292,9 @@ def main():
                         help="max |V_tridiag - V_NEURON| / voltage swing that matched "
                              "discretisations achieve (NEURON's float 3-D points; "
                              "docs/hines_vs_neuron.md)")
+    parser.add_argument("--geometry-tolerance", type=float, default=1e-4,
+                        help="max relative difference of a segment's area or axial resistance "
+                             "(NEURON's float 3-D points; docs/hines_vs_neuron.md)")
     parser.add_argument("--refine", action="store_true",
                         help="max_length 80, 40, 20, 10, 5 um instead of --rules: tridiag vs "
                              "NEURON at each, against the change that refinement itself makes")
@@ -274,7 +315,7 @@ def main():
     parameters = dict(PARAMETERS, amp=args.amp)
     program = args.trace_program + ["--solver", args.solver, "--scheme", args.scheme]
     check = dict(scheme=args.scheme, tolerance=args.tolerance,
-                 match_tolerance=args.match_tolerance)
+                 match_tolerance=args.match_tolerance, geometry_tolerance=args.geometry_tolerance)
 
     worst, problems = 0.0, []
     if args.refine:

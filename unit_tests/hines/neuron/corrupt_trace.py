@@ -6,6 +6,7 @@ usage: corrupt_trace.py MODE PROGRAM [ARGUMENTS...]
               `worst > tolerance` passed it)
   shift       the dendritic tip's voltage (the last column) + 0.15 mV after t = 0 (beyond the
               0.1 mV tolerance)
+  area        the first segment with membrane gets 1e-3 more area (beyond the geometry tolerance)
 Exit status and stderr: the program's.
 """
 import subprocess
@@ -13,10 +14,13 @@ import sys
 
 
 def damage(mode, lines):
-    damaged = []
+    damaged, area_done = [], False
     for line in lines:
         words = line.split()
-        if not line.startswith("#") and float(words[0]) > 0:
+        if line.startswith("# geometry") and mode == "area" and not area_done and float(words[4]) > 0:
+            words[4] = repr(float(words[4]) * (1 + 1e-3))
+            area_done = True
+        elif not line.startswith("#") and float(words[0]) > 0:
             values = [float(w) for w in words]
             if mode == "nan":
                 values[1] = float("nan")
@@ -29,7 +33,7 @@ def damage(mode, lines):
 
 def main():
     mode, command = sys.argv[1], sys.argv[2:]
-    if mode not in ("nan", "shift"):
+    if mode not in ("nan", "shift", "area"):
         sys.exit("corrupt_trace.py: unknown mode " + mode)
     run = subprocess.run(command, capture_output=True, text=True)
     sys.stderr.write(run.stderr)
