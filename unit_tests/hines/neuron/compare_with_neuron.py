@@ -42,6 +42,11 @@ RULES = {
     "max_length": {"max-length": 17.0},                 # um
     "d_lambda": {"d-lambda": 0.07, "frequency": 120.0},  # of lambda_f at this frequency, Hz
 }
+# Refinement (--refine): each rule's parameter, coarse to fine.
+REFINEMENT = {
+    "max_length": ("max-length", (80.0, 40.0, 20.0, 10.0, 5.0)),
+    "d_lambda": ("d-lambda", (0.4, 0.2, 0.1, 0.05, 0.025)),
+}
 SITES = ("soma", "tip", "dendrite")
 SITE_NAMES = {"soma": "soma", "tip": "tip", "dendrite": "dendritic tip"}
 # The step must move the voltage by this much (against a run without it) at these sites, or the
@@ -252,25 +257,35 @@ def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_toleran
 
 
 def refine(h, sections, program, swc, parameters, check):
-    """Both simulators refined together (max_length 80 .. 5 um): they agree at every resolution,
-    while refining moves the traces by orders of magnitude more than they differ: the agreement
-    is not an artefact of one coarse discretisation. Returns (worst difference, problems)."""
+    """Both simulators refined together, by each rule: they agree at every resolution, each
+    refinement moves every trace less than the one before (both converge), and by far more than
+    tridiag and NEURON differ. Returns (worst difference, problems)."""
     worst, problems = 0.0, []
-    previous, smallest_change = None, math.inf
-    for max_length in (80.0, 40.0, 20.0, 10.0, 5.0):
-        p = dict(parameters, **{"max-length": max_length})
-        difference, found, traces = compare(h, sections, program, swc, "max_length", p, **check)
-        worst, problems = max(worst, difference), problems + found
-        if traces is None:
-            return worst, problems
-        if previous is not None:
-            change = max(abs(a - b) for site in SITES for a, b in zip(traces[site], previous[site]))
-            smallest_change = min(smallest_change, change)
-            print("    change of tridiag's traces from max_length %g um: %.2e mV" % (2 * max_length, change))
-        previous = traces
-    if not (smallest_change >= 100 * worst):
-        problems.append("refinement changes the traces by %.2g mV, not 100x more than "
-                        "tridiag and NEURON differ (%.2g mV)" % (smallest_change, worst))
+    for rule, (key, values) in REFINEMENT.items():
+        changes, previous = [], None
+        for value in values:
+            p = dict(parameters, **RULES[rule])
+            p[key] = value
+            difference, found, traces = compare(h, sections, program, swc, rule, p, **check)
+            worst, problems = max(worst, difference), problems + found
+            if traces is None:
+                return worst, problems
+            if previous is not None:
+                change = {site: max(abs(a - b) for a, b in zip(traces[site], previous[site]))
+                          for site in SITES}
+                changes.append(change)
+                print("    change of tridiag's traces from the coarser %s: %s"
+                      % (rule, ", ".join("%s %.2e mV" % (SITE_NAMES[s], change[s]) for s in SITES)))
+            previous = traces
+        for site in SITES:
+            sequence = [change[site] for change in changes]
+            if not all(finer < coarser for coarser, finer in zip(sequence, sequence[1:])):
+                problems.append("%s: refinement changes the %s trace by %s mV: not decreasing"
+                                % (rule, SITE_NAMES[site], ", ".join("%.2g" % c for c in sequence)))
+        smallest = min(min(change.values()) for change in changes)
+        if not (smallest >= 100 * worst):
+            problems.append("%s: refinement changes the traces by %.2g mV, not 100x more than "
+                            "tridiag and NEURON differ (%.2g mV)" % (rule, smallest, worst))
     return worst, problems
 
 
@@ -296,8 +311,8 @@ def main():
                         help="max relative difference of a segment's area or axial resistance "
                              "(NEURON's float 3-D points; docs/hines_vs_neuron.md)")
     parser.add_argument("--refine", action="store_true",
-                        help="max_length 80, 40, 20, 10, 5 um instead of --rules: tridiag vs "
-                             "NEURON at each, against the change that refinement itself makes")
+                        help="each rule at five resolutions instead of --rules: tridiag vs NEURON "
+                             "at each, against the change that refinement itself makes")
     args = parser.parse_args()
 
     try:

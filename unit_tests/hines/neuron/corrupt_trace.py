@@ -7,6 +7,8 @@ usage: corrupt_trace.py MODE PROGRAM [ARGUMENTS...]
   shift       the dendritic tip's voltage (the last column) + 0.15 mV after t = 0 (beyond the
               0.1 mV tolerance)
   area        the first segment with membrane gets 1e-3 more area (beyond the geometry tolerance)
+  refinement  every voltage after t = 0 + 1e-4 mV per segment: an error that grows as the cell
+              is refined, so refinement stops converging
 Exit status and stderr: the program's.
 """
 import subprocess
@@ -14,6 +16,7 @@ import sys
 
 
 def damage(mode, lines):
+    segments = next(int(line.split()[2]) for line in lines if line.startswith("# segments"))
     damaged, area_done = [], False
     for line in lines:
         words = line.split()
@@ -26,6 +29,8 @@ def damage(mode, lines):
                 values[1] = float("nan")
             elif mode == "shift":
                 values[-1] += 0.15
+            elif mode == "refinement":
+                values[1:] = [v + 1e-4 * segments for v in values[1:]]
             words = [repr(v) for v in values]
         damaged.append(" ".join(words))
     return damaged
@@ -33,7 +38,7 @@ def damage(mode, lines):
 
 def main():
     mode, command = sys.argv[1], sys.argv[2:]
-    if mode not in ("nan", "shift", "area"):
+    if mode not in ("nan", "shift", "area", "refinement"):
         sys.exit("corrupt_trace.py: unknown mode " + mode)
     run = subprocess.run(command, capture_output=True, text=True)
     sys.stderr.write(run.stderr)
