@@ -1,20 +1,26 @@
 // tridiag's half of the NEURON comparison (compare_with_neuron.py runs NEURON and this program
-// with the same parameters): a passive cell from an SWC file, discretised by
-// tridiag::hines::discretize, advanced by backward Euler or Crank-Nicolson (time_scheme.hpp:
-// assemble_backward_euler over system_dt_ms + one Hines solve + finish_step per step), a current
-// step into soma(0.5); prints the voltage at three recording sites after every step.
+// with the same parameters): a cell from an SWC file, discretised by tridiag::hines::discretize,
+// a current step into soma(0.5); prints the voltage at three recording sites after every step.
 //
-// The solve is tridiag's batched solver, hines::solve (a batch of this one neuron, on Kokkos's
-// default execution space; the matrix is uploaded once, each step uploads only the right-hand
-// side), or with --solver reference the sequential test oracle of reference_hines.hpp.
+// Membrane, --soma:
+//  - pas: passive everywhere, advanced by backward Euler or Crank-Nicolson (time_scheme.hpp:
+//    assemble_backward_euler over system_dt_ms + one Hines solve + finish_step per step). The solve
+//    is tridiag's batched solver, hines::solve (a batch of this one neuron, on Kokkos's default
+//    execution space; the matrix is uploaded once, each step uploads only the right-hand side),
+//    or with --solver reference the sequential test oracle of reference_hines.hpp.
+//  - hh: Hodgkin-Huxley on every soma section, pas elsewhere: a hines::Population of this one
+//    neuron (population.hpp), whose soma(0.5) comes from its recording and the other sites from
+//    Population::voltages after every step.
 //
-// usage: tridiag_hines_cable_trace SWC --scheme backward_euler|crank_nicolson
+// usage: tridiag_hines_cable_trace SWC --scheme backward_euler|crank_nicolson --soma pas|hh
 //          --rule max_length --max-length UM | --rule d_lambda --d-lambda F --frequency HZ
 //          --ra OHM_CM --cm UF_CM2 --g-pas S_CM2 --e-pas MV --v-init MV
-//          --amp NA --delay MS --dur MS --dt MS --tstop MS [--solver batched|reference] [--geometry]
+//          --amp NA --delay MS --dur MS --dt MS --tstop MS
+//          [--soma hh: --celsius C --gnabar S_CM2 --gkbar S_CM2 --gl S_CM2 --ena MV --ek MV --el MV]
+//          [--solver batched|reference] [--geometry]
 // Every physical parameter must be given (there are no defaults, so that a parameter the caller
 // forgot fails here instead of being simulated at some default NEURON was not given); options
-// that do not apply (--d-lambda with --rule max_length) are errors.
+// that do not apply (--d-lambda with --rule max_length, --celsius with --soma pas) are errors.
 // Exit status: 0, 1 (the cell could not be simulated), 2 (bad usage; every missing option named).
 //
 // Output (stdout): '#' lines naming the recording sites in NEURON's words
@@ -48,6 +54,7 @@
 #include <tridiag/algorithms/hines/discretization.hpp>
 #include <tridiag/algorithms/hines/hines_batch_builder.hpp>
 #include <tridiag/algorithms/hines/hines_solve.hpp>
+#include <tridiag/algorithms/hines/population.hpp>
 #include <tridiag/algorithms/hines/swc.hpp>
 #include <tridiag/algorithms/hines/time_scheme.hpp>
 #include <tridiag/layouts/flat.hpp>
@@ -62,10 +69,12 @@ struct Settings {
   std::string swc_path;
   bool batched = true;    ///< hines::solve; false: the sequential oracle
   bool geometry = false;  ///< print every segment's area and axial resistance
+  bool hh_at_soma = false;
   DiscretizationOptions discretization;
   PassiveMembrane membrane;
+  HodgkinHuxley hh;
   double v_init_mV = 0;
-  double amp_nA = 0, delay_ms = 0, dur_ms = 0;
+  CurrentClamp clamp;
   double dt_ms = 0, tstop_ms = 0;
   TimeScheme scheme = TimeScheme::backward_euler;
 };
@@ -127,11 +136,11 @@ class CommandLine {
   bool has(const std::string& name) const { return values_.count(name) != 0; }
 
   /// Fails naming every required option that was missing, then any that was given but not taken
-  /// (unknown, or not applying to the rule chosen).
+  /// (unknown, or not applying to the rule or membrane chosen).
   void finish() const {
     if (!missing_.empty()) usage_error("missing" + missing_ + " (every physical parameter must be given)");
     if (!values_.empty())
-      usage_error("unknown option, or one that does not apply to the --rule given: " +
+      usage_error("unknown option, or one that does not apply to the --rule and --soma given: " +
                   values_.begin()->first);
   }
 
@@ -151,6 +160,7 @@ Settings parse_arguments(int argc, char** argv) {
   if (line.has("--solver")) s.batched = line.choice("--solver", {"batched", "reference"}) == 0;
   s.scheme = line.choice("--scheme", {"backward_euler", "crank_nicolson"}) == 0 ? TimeScheme::backward_euler
                                                                                  : TimeScheme::crank_nicolson;
+  s.hh_at_soma = line.choice("--soma", {"pas", "hh"}) == 1;
   DiscretizationOptions& d = s.discretization;
   d.rule = line.choice("--rule", {"max_length", "d_lambda"}) == 0 ? DiscretizationOptions::Rule::max_length
                                                                    : DiscretizationOptions::Rule::d_lambda;
@@ -164,10 +174,17 @@ Settings parse_arguments(int argc, char** argv) {
   d.cm_uF_cm2 = line.number("--cm");
   s.membrane.g_S_cm2 = line.number("--g-pas");
   s.membrane.e_mV = line.number("--e-pas");
+  if (s.hh_at_soma) {
+    s.hh.celsius = line.number("--celsius");
+    s.hh.gnabar_S_cm2 = line.number("--gnabar");
+    s.hh.gkbar_S_cm2 = line.number("--gkbar");
+    s.hh.gl_S_cm2 = line.number("--gl");
+    s.hh.ena_mV = line.number("--ena");
+    s.hh.ek_mV = line.number("--ek");
+    s.hh.el_mV = line.number("--el");
+  }
   s.v_init_mV = line.number("--v-init");
-  s.amp_nA = line.number("--amp");
-  s.delay_ms = line.number("--delay");
-  s.dur_ms = line.number("--dur");
+  s.clamp = {line.number("--amp"), line.number("--delay"), line.number("--dur")};
   s.dt_ms = line.number("--dt");
   s.tstop_ms = line.number("--tstop");
   line.finish();
@@ -255,8 +272,8 @@ struct Traces {
   std::vector<double> soma, tip, dendrite;
 };
 
-/// One assembled system and one solve per step.
-Traces run(const Settings& s, const CompartmentalCell& cell, const std::vector<int>& nodes, long steps) {
+/// Passive everywhere, one assembled system and one solve per step.
+Traces run_passive(const Settings& s, const CompartmentalCell& cell, const std::vector<int>& nodes, long steps) {
   std::vector<double> v(cell.size(), s.v_init_mV);
   std::vector<double> injected(cell.size(), 0.0);
   BatchedStep batched_step;
@@ -270,8 +287,8 @@ Traces run(const Settings& s, const CompartmentalCell& cell, const std::vector<i
   for (long step = 0; step < steps; ++step) {
     // NEURON's fixed step evaluates an IClamp at the step's midpoint, t + dt/2.
     const double t_mid = (step + 0.5) * s.dt_ms;
-    const bool on = t_mid >= s.delay_ms && t_mid < s.delay_ms + s.dur_ms;
-    injected[nodes[0]] = on ? s.amp_nA : 0.0;
+    const bool on = t_mid >= s.clamp.delay_ms && t_mid < s.clamp.delay_ms + s.clamp.duration_ms;
+    injected[nodes[0]] = on ? s.clamp.amplitude_nA : 0.0;
     const HinesSystem system =
         assemble_backward_euler(cell, s.membrane, system_dt_ms(s.scheme, s.dt_ms), v, injected);
     const std::vector<double> solution =
@@ -280,6 +297,35 @@ Traces run(const Settings& s, const CompartmentalCell& cell, const std::vector<i
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = finish_step(s.scheme, solution[i], v[i]);
     sample();
   }
+  return traces;
+}
+
+/// Hodgkin-Huxley on the soma sections: a Population of one neuron.
+Traces run_population(const Settings& s, const CompartmentalCell& cell, const std::vector<int>& nodes, long steps) {
+  PopulationOptions options;
+  options.membrane = s.membrane;
+  options.hh_at_soma = true;
+  options.hh = s.hh;
+  options.dt_ms = s.dt_ms;
+  options.scheme = s.scheme;
+  options.v_init_mV = s.v_init_mV;
+  Population<> population(Kokkos::DefaultExecutionSpace(), {cell}, std::vector<int>{0}, {s.clamp}, options);
+  population.record({0});
+  Traces traces;
+  auto sample = [&] {
+    const std::vector<double> v = population.voltages(0);
+    traces.tip.push_back(v[nodes[1]]);
+    traces.dendrite.push_back(v[nodes[2]]);
+  };
+  sample();
+  for (long step = 0; step < steps; ++step) {
+    population.advance(1);
+    sample();
+  }
+  traces.soma = population.recording().soma_mV[0];
+  if (traces.soma.size() != traces.tip.size())
+    throw std::runtime_error("the population recorded " + std::to_string(traces.soma.size()) + " soma samples for " +
+                             std::to_string(traces.tip.size()) + " steps");
   return traces;
 }
 
@@ -304,7 +350,7 @@ int main(int argc, char** argv) {
     const std::vector<int> nodes = {cell.node_at(0, 0.5), cell.node_at(tip.section, 1.0),
                                     cell.node_at(dendrite.section, 1.0)};
     const long steps = std::lround(s.tstop_ms / s.dt_ms);
-    const Traces traces = run(s, cell, nodes, steps);
+    const Traces traces = s.hh_at_soma ? run_population(s, cell, nodes, steps) : run_passive(s, cell, nodes, steps);
     for (long step = 0; step <= steps; ++step)
       std::printf("%.6f %.15g %.15g %.15g\n", step * s.dt_ms, traces.soma[step], traces.tip[step],
                   traces.dendrite[step]);

@@ -9,6 +9,7 @@ it), run with the same parameters. Exit status: 0 agree, 1 differ (or tridiag fa
 
 usage: compare_with_neuron.py --swc FILE [--scheme backward_euler|crank_nicolson]
                               [--rules max_length,d_lambda] [--refine] [--amp NA]
+                              [--soma pas|hh] [--celsius C]
                               [--tolerance MV] [--match-tolerance F] [--geometry-tolerance F]
                               [--solver batched|reference] --trace-program COMMAND...
 """
@@ -41,6 +42,16 @@ PARAMETERS = {
 RULES = {
     "max_length": {"max-length": 17.0},                 # um
     "d_lambda": {"d-lambda": 0.07, "frequency": 120.0},  # of lambda_f at this frequency, Hz
+}
+# Hodgkin-Huxley on the soma sections (--soma hh; celsius from --celsius), none hh.mod's default
+# (gnabar 0.12, gkbar 0.036, gl 0.0003, el -54.3; NEURON's ena 50, ek -77).
+HH = {
+    "gnabar": 0.13,     # S/cm^2
+    "gkbar": 0.04,      # S/cm^2
+    "gl": 0.0002,       # S/cm^2
+    "ena": 52.0,        # mV
+    "ek": -80.0,        # mV
+    "el": -60.0,        # mV
 }
 # Refinement (--refine): each rule's parameter, coarse to fine.
 REFINEMENT = {
@@ -97,13 +108,18 @@ def load_neuron_cell(h, swc):
     return {sec.name(): sec for sec in h.allsec()}
 
 
-def is_dendrite(name):
+def is_soma(name):
     # Import3d names a section by its SWC type: soma (1), axon (2), dend (3), apic (4), dend_<t>.
+    return name.startswith("soma[")
+
+
+def is_dendrite(name):
     return name.startswith("dend[") or name.startswith("apic[")
 
 
-def set_neuron_cell(h, sections, rule, p):
-    """nseg by the rule, cable and membrane parameters."""
+def set_neuron_cell(h, sections, rule, p, hh):
+    """nseg by the rule, cable and membrane parameters; hh: HH on the soma sections (the
+    equivalent of `forsec "soma" insert hh`), pas elsewhere."""
     for sec in sections.values():
         sec.Ra = p["ra"]
         sec.cm = p["cm"]
@@ -115,10 +131,21 @@ def set_neuron_cell(h, sections, rule, p):
         else:
             n = max(1, int(math.ceil(sec.L / p["max-length"])))
             sec.nseg = n + 1 if n % 2 == 0 else n
-        sec.insert("pas")
-        for seg in sec:
-            seg.pas.g = p["g-pas"]
-            seg.pas.e = p["e-pas"]
+        if hh is not None and is_soma(sec.name()):
+            sec.insert("hh")
+            for seg in sec:
+                seg.hh.gnabar, seg.hh.gkbar, seg.hh.gl, seg.hh.el = (
+                    hh["gnabar"], hh["gkbar"], hh["gl"], hh["el"])
+                seg.ena, seg.ek = hh["ena"], hh["ek"]
+        else:
+            sec.insert("pas")
+            for seg in sec:
+                seg.pas.g = p["g-pas"]
+                seg.pas.e = p["e-pas"]
+    if hh is not None:
+        # Exact rates: NEURON's rate tables (the default) move a spike by up to 0.6 mV.
+        h.usetable_hh = 0
+        h.celsius = hh["celsius"]
 
 
 def run_neuron(h, segments, p, amp, scheme):
@@ -178,7 +205,7 @@ def check_sites(h, sections, ours):
     from soma(0.5) than its tip (dendritic tip), ties to 1e-3 um."""
     problems = []
     soma = sections[ours["sections"]["soma"]]
-    if not (soma.parentseg() is None and soma.name().startswith("soma[")):
+    if not (soma.parentseg() is None and is_soma(soma.name())):
         problems.append("soma %s is not NEURON's root soma section" % soma.name())
     leaves = [sec for sec in sections.values() if len(sec.children()) == 0]
     dendrites = [sec for sec in leaves if is_dendrite(sec.name())] or leaves
@@ -193,18 +220,18 @@ def check_sites(h, sections, ours):
     return problems
 
 
-def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_tolerance,
+def compare(h, sections, program, swc, rule, p, scheme, hh, tolerance, match_tolerance,
             geometry_tolerance):
     """Runs both simulators on one discretisation and checks geometry and traces. Returns (the
     worst trace difference in mV, the problems found, tridiag's traces or None)."""
     label = ("max_length %g um" % p["max-length"] if rule == "max_length"
              else "d_lambda %g at %g Hz" % (p["d-lambda"], p["frequency"]))
-    label = "%s, %s" % (label, scheme)
+    label = "%s, %s%s" % (label, scheme, ", hh at %g C" % hh["celsius"] if hh else "")
     try:
-        ours = run_tridiag(program, swc, rule, p)
+        ours = run_tridiag(program, swc, rule, dict(p, soma="hh" if hh else "pas", **(hh or {})))
     except TridiagFailed as failure:
         return math.inf, ["%s: %s" % (label, failure)], None
-    set_neuron_cell(h, sections, rule, p)
+    set_neuron_cell(h, sections, rule, p, hh)
     problems = []
     segments = sum(sec.nseg for sec in sections.values())
     if segments != ours["segments"]:
@@ -245,6 +272,9 @@ def compare(h, sections, program, swc, rule, p, scheme, tolerance, match_toleran
         if not (response[site] >= STEP_RESPONSE_MV):
             problems.append("%s: the step moves the %s by %.3g mV < %g mV (against amp = 0): raise --amp"
                             % (label, SITE_NAMES[site], response[site], STEP_RESPONSE_MV))
+    if hh and not (max(theirs["soma"]) > 0):
+        problems.append("%s: the HH soma does not spike (peak %.1f mV): raise --amp"
+                        % (label, max(theirs["soma"])))
     worst = max(d for d, _ in difference.values())
     largest_swing = max(swing.values())
     if not (worst <= tolerance):
@@ -301,6 +331,9 @@ def main():
     parser.add_argument("--rules", default="max_length,d_lambda")
     parser.add_argument("--amp", type=float, default=PARAMETERS["amp"],
                         help="step amplitude, nA")
+    parser.add_argument("--soma", choices=("pas", "hh"), default="pas",
+                        help="the soma sections' membrane (hh: tridiag's hines::Population)")
+    parser.add_argument("--celsius", type=float, help="temperature for --soma hh, deg C")
     parser.add_argument("--tolerance", type=float, default=0.1,
                         help="max |V_tridiag - V_NEURON| allowed, mV (issue 6: 0.1)")
     parser.add_argument("--match-tolerance", type=float, default=1e-6,
@@ -314,6 +347,8 @@ def main():
                         help="each rule at five resolutions instead of --rules: tridiag vs NEURON "
                              "at each, against the change that refinement itself makes")
     args = parser.parse_args()
+    if (args.soma == "hh") != (args.celsius is not None):
+        parser.error("--celsius goes with --soma hh, and only with it")
 
     try:
         from neuron import h
@@ -329,7 +364,8 @@ def main():
     sections = load_neuron_cell(h, args.swc)
     parameters = dict(PARAMETERS, amp=args.amp)
     program = args.trace_program + ["--solver", args.solver, "--scheme", args.scheme]
-    check = dict(scheme=args.scheme, tolerance=args.tolerance,
+    hh = dict(HH, celsius=args.celsius) if args.soma == "hh" else None
+    check = dict(scheme=args.scheme, hh=hh, tolerance=args.tolerance,
                  match_tolerance=args.match_tolerance, geometry_tolerance=args.geometry_tolerance)
 
     worst, problems = 0.0, []
