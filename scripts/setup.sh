@@ -37,8 +37,11 @@ prefix=$(tridiag_kokkos_prefix "$repo" "$backend" "$arch")
 cxx_opts=()
 [ "$backend" = cuda ] && cxx_opts=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
 echo "[tridiag] configuring and building tridiag ($backend) in $build"
+# TRIDIAG_REQUIRE_NEURON: python3-neuron was installed above, so a NEURON comparison that cannot
+# run (no interpreter at configure, no NEURON or morphology in the tests) fails instead of skipping.
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
-  -DKokkosKernels_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$repo/.deps/tridiag-$backend" "${cxx_opts[@]}" > "$build.configure.log" 2>&1 \
+  -DKokkosKernels_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$repo/.deps/tridiag-$backend" -DTRIDIAG_REQUIRE_NEURON=ON \
+  "${cxx_opts[@]}" > "$build.configure.log" 2>&1 \
   || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" --parallel "$jobs"
 cmake --install "$build" > /dev/null

@@ -5,11 +5,12 @@ into soma(0.5); the segments' areas and axial resistances and the voltage traces
 NEURON (Debian python3-neuron, run with /usr/bin/python3) loads the cell with Import3d and runs it
 here; tridiag's side is the command given by --trace-program (cable_trace.cpp, or a wrapper of
 it), run with the same parameters. Exit status: 0 agree, 1 differ (or tridiag failed), 77 skipped
-(python3-neuron or the SWC file missing: CTest's SKIP_RETURN_CODE), 2 bad usage. How NEURON's compartments are matched: docs/hines_vs_neuron.md.
+(python3-neuron or the SWC file missing: CTest's SKIP_RETURN_CODE; with --require-neuron that is
+a failure, 1), 2 bad usage. How NEURON's compartments are matched: docs/hines_vs_neuron.md.
 
 usage: compare_with_neuron.py --swc FILE [--scheme backward_euler|crank_nicolson]
                               [--rules max_length,d_lambda] [--refine] [--amp NA]
-                              [--soma pas|hh] [--celsius C]
+                              [--soma pas|hh] [--celsius C] [--require-neuron]
                               [--tolerance MV] [--match-tolerance F] [--geometry-tolerance F]
                               [--solver batched|reference] --trace-program COMMAND...
 """
@@ -346,19 +347,24 @@ def main():
     parser.add_argument("--refine", action="store_true",
                         help="each rule at five resolutions instead of --rules: tridiag vs NEURON "
                              "at each, against the change that refinement itself makes")
+    parser.add_argument("--require-neuron", action="store_true",
+                        help="fail (exit 1) instead of skipping when NEURON or the SWC file is "
+                             "missing (CI: CMake's TRIDIAG_REQUIRE_NEURON)")
     args = parser.parse_args()
     if (args.soma == "hh") != (args.celsius is not None):
         parser.error("--celsius goes with --soma hh, and only with it")
 
+    missing = SKIP if not args.require_neuron else 1
     try:
         from neuron import h
     except ImportError as error:
-        print("SKIPPED: python3-neuron is not importable by %s (%s); "
-              "scripts/install_packages.sh installs it" % (sys.executable, error))
-        return SKIP
+        print("%s: python3-neuron is not importable by %s (%s); scripts/install_packages.sh "
+              "installs it" % ("SKIPPED" if missing == SKIP else "FAIL", sys.executable, error))
+        return missing
     if not os.path.isfile(args.swc):
-        print("SKIPPED: no morphology %s (TRIDIAG_SHARED_DIR)" % args.swc)
-        return SKIP
+        print("%s: no morphology %s (TRIDIAG_SHARED_DIR)"
+              % ("SKIPPED" if missing == SKIP else "FAIL", args.swc))
+        return missing
     h.load_file("stdrun.hoc")
     h.load_file("import3d.hoc")
     sections = load_neuron_cell(h, args.swc)
