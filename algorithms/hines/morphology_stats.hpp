@@ -15,7 +15,9 @@ struct MorphologyStats {
   SomaKind soma = SomaKind::none;
 };
 
-/// O(n), no recursion: relies on Morphology's parent-before-child order.
+/// O(n), no recursion: relies on Morphology's parent-before-child order, which it checks (throws
+/// tridiag::invalid_argument for a parent_index of another size than the samples, or one that
+/// is not -1 or below its sample's index).
 MorphologyStats compute_stats(const Morphology& morphology);
 
 }  // namespace tridiag::hines

@@ -147,6 +147,22 @@ TEST(SwcParse, ParentListedAfterChildAndUnsortedIds) {
   EXPECT_EQ(s.max_depth, 3);
 }
 
+// A Morphology built by hand: compute_stats relies on parents before children and checks it
+// (a child listed first gave max_depth 2 for a 3-sample chain; a short parent_index read out of range).
+TEST(SwcStats, HandBuiltMorphologyOutOfOrderIsRejected) {
+  Morphology m = parse_text("1 1 0 0 0 3 -1\n2 3 1 0 0 1 1\n3 3 2 0 0 1 2\n");
+  EXPECT_EQ(compute_stats(m).max_depth, 3);
+  Morphology child_first = m;
+  child_first.parent_index = {-1, 2, 0};
+  EXPECT_THROW(compute_stats(child_first), tridiag::invalid_argument);
+  Morphology short_parents = m;
+  short_parents.parent_index.pop_back();
+  EXPECT_THROW(compute_stats(short_parents), tridiag::invalid_argument);
+  Morphology below_minus_one = m;
+  below_minus_one.parent_index[1] = -2;
+  EXPECT_THROW(compute_stats(below_minus_one), tridiag::invalid_argument);
+}
+
 TEST(SwcParse, SomaKinds) {
   EXPECT_EQ(parse_text("1 3 0 0 0 1 -1\n2 3 1 0 0 1 1\n").soma, SomaKind::none);
   EXPECT_EQ(parse_text("1 1 0 0 0 5 -1\n2 3 6 0 0 1 1\n").soma, SomaKind::point);
