@@ -95,6 +95,30 @@ Vector allocate_uninitialized(const std::string& label, const typename Vector::l
                 map);
 }
 
+namespace impl {
+/// Whether batch vectors u and v have an element at the same address (so that writing one changes
+/// the other). Vectors of one UnifiedVector allocation interleave without sharing elements when
+/// their components differ.
+template <class U, class V>
+bool shares_elements(const U& u, const V& v) {
+  const auto bytes = [](const auto& w) {
+    return static_cast<std::size_t>(w.storage().extent(0)) * sizeof(typename std::decay_t<decltype(w)>::value_type);
+  };
+  const char* const u0 = reinterpret_cast<const char*>(u.data());
+  const char* const v0 = reinterpret_cast<const char*>(v.data());
+  if (u0 == nullptr || v0 == nullptr || bytes(u) == 0 || bytes(v) == 0) return false;
+  if (u0 + bytes(u) <= v0 || v0 + bytes(v) <= u0) return false;  // disjoint address ranges
+  using UL = typename U::layout_type;
+  using VL = typename V::layout_type;
+  if constexpr (std::is_same_v<UL, layouts::UnifiedVector> && std::is_same_v<VL, layouts::UnifiedVector>) {
+    if (u0 == v0 && sizeof(typename U::value_type) == sizeof(typename V::value_type) &&
+        u.mapping().width == v.mapping().width && u.mapping().width > 1)
+      return u.mapping().component == v.mapping().component;
+  }
+  return true;
+}
+}  // namespace impl
+
 /// Row accessor of one system of a batch vector: rows(i) is row i of system s. Algorithms are
 /// written against this (or any callable with the same signature, e.g. for variable batches).
 template <class Vector>

@@ -48,6 +48,9 @@ struct BranchParallelKernel {
   Operands op;
   index_type systems;
   int neurons_per_team = 1;  ///< with SeveralPerTeam
+  /// false: pad rows (i >= the neuron's size) are neither read nor written (the option of
+  /// algo::BranchParallel and StagedBranchParallel).
+  bool solve_padding = true;
 
   /// Team scratch (bytes) per neuron.
   KOKKOS_INLINE_FUNCTION static std::size_t neuron_bytes(index_type rows) {
@@ -178,7 +181,8 @@ struct BranchParallelKernel {
     const index_type n = op.sizes(m);
     const Flags flags(reinterpret_cast<int*>(scratch), 4);
     crew.for_each(index_type(0), index_type(1), ResetFlags{flags});
-    const auto r = NeuronRows::load(crew, scratch + Flags::memory_space::align(4 * sizeof(int)), op, s, n);
+    const index_type solved = solve_padding ? op.rows : n;  // rows read and written
+    const auto r = NeuronRows::load(crew, scratch + Flags::memory_space::align(4 * sizeof(int)), op, s, n, solved);
     using Rows = std::remove_const_t<decltype(r)>;
     crew.sync();  // the flags set, the staged rows in scratch
     const int levels = schedule.levels(m);
@@ -192,8 +196,10 @@ struct BranchParallelKernel {
         crew.for_each(schedule.level_begin(m, l), schedule.level_begin(m, l + 1), Substitute<Rows>{*this, m, r, flags});
         crew.sync();
       }
-      crew.for_each(n, op.rows, Pad<Rows>{r, flags});
-      crew.sync();
+      if (solved > n) {
+        crew.for_each(n, solved, Pad<Rows>{r, flags});
+        crew.sync();
+      }
     }
     int code = 0;
     if (tree_failed) {
@@ -203,7 +209,7 @@ struct BranchParallelKernel {
     } else if (flags(bad_rhs) != INT_MAX || flags(bad_x) != INT_MAX) {
       code = -((flags(bad_rhs) != INT_MAX ? flags(bad_rhs) : flags(bad_x)) + 1);
     }
-    NeuronRows::store(crew, op, s, r, code);
+    NeuronRows::store(crew, op, s, r, code, solved);
     if (op.status.data() != nullptr) crew.for_each(index_type(0), index_type(1), WriteStatus{op, s, code});
   }
 

@@ -135,15 +135,17 @@ struct NeuronStaging {
   };
 
   /// Neuron s (n real rows) as the sweeps see it. A staged policy lays its arrays out in
-  /// `scratch` (bytes(op.rows) of team scratch) and copies the neuron in with the threads of
-  /// `crew` (branch_parallel_crew.hpp; the caller's next crew.sync() makes the copy visible).
+  /// `scratch` (bytes(op.rows) of team scratch) and copies rows 0 .. solved - 1 in (solved: n, or
+  /// op.rows with the pad rows) with the threads of `crew` (branch_parallel_crew.hpp; the
+  /// caller's next crew.sync() makes the copy visible).
   template <class Crew, class Operands>
   KOKKOS_INLINE_FUNCTION static auto load(const Crew& crew, char* scratch, const Operands& op, index_type s,
-                                          index_type n) {
+                                          index_type n, index_type solved) {
     if constexpr (Where == Staging::none) {
       (void)crew;
       (void)scratch;
       (void)n;
+      (void)solved;
       return GlobalNeuronRows<Operands>{op, s};
     } else {
       const index_type rows = op.rows;
@@ -154,21 +156,21 @@ struct NeuronStaging {
         a = reinterpret_cast<Matrix*>(scratch + array_bytes<Matrix>(rows) + array_bytes<Value>(rows));
         b = reinterpret_cast<Matrix*>(scratch + 2 * array_bytes<Matrix>(rows) + array_bytes<Value>(rows));
       }
-      crew.for_each(index_type(0), rows, CopyIn<Operands>{op, s, n, w, a, b, x});
+      crew.for_each(index_type(0), solved, CopyIn<Operands>{op, s, n, w, a, b, x});
       return StagedNeuronRows<Where, Matrix, Value, Operands>{op, s, w, a, b, x};
     }
   }
 
-  /// Writes neuron s's solution (NaN on every row when code != 0) once the sweeps on `rows` are
-  /// done by every thread of the crew (after its last sync).
+  /// Writes neuron s's solution on rows 0 .. solved - 1 (NaN on each of them when code != 0)
+  /// once the sweeps on `rows` are done by every thread of the crew (after its last sync).
   template <class Crew, class Operands, class Rows>
   KOKKOS_INLINE_FUNCTION static void store(const Crew& crew, const Operands& op, index_type s, const Rows& rows,
-                                           int code) {
+                                           int code, index_type solved) {
     if constexpr (Where == Staging::none) {
       (void)rows;
-      if (code != 0) crew.for_each(index_type(0), op.rows, Poison<Operands>{op, s});
+      if (code != 0) crew.for_each(index_type(0), solved, Poison<Operands>{op, s});
     } else {
-      crew.for_each(index_type(0), op.rows, WriteSolution<Operands, Rows>{op, s, rows, code});
+      crew.for_each(index_type(0), solved, WriteSolution<Operands, Rows>{op, s, rows, code});
     }
   }
 };

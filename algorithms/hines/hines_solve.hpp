@@ -89,6 +89,8 @@ struct BranchParallel {
   /// threads per neuron; 0: 1 on host spaces, up to 64 on a GPU. A value above what the space
   /// allows a team with this kernel's scratch is lowered to that limit.
   int team_size = 0;
+  /// false: a mixed batch's pad rows are neither read nor written (PerNeuron's option).
+  bool solve_padding = true;
 };
 /// BranchParallel with each neuron staged in team scratch: the team copies d and rhs, and a and b
 /// when they fit too, into level-0 scratch (on-chip shared memory on a GPU) with neighbouring
@@ -114,6 +116,8 @@ struct StagedBranchParallel {
   /// vector length on CUDA; 0: 8 on a GPU, 1 on host spaces); fewer neurons where the space's
   /// team size limit says so. The scratch limit holds for the team's neurons together.
   int neurons_per_team = 1;
+  /// false: a mixed batch's pad rows are neither read nor written (PerNeuron's option).
+  bool solve_padding = true;
 };
 /// Several thread groups per neuron, each thread on one neuron, so that every global access of
 /// an interleaved layout stays coalesced (subtree_parallel_kernel.hpp): g warps solve a block of
@@ -181,8 +185,7 @@ struct WarpStaged {
 /// false); every other kernel it runs gives PerNeuron's bits.
 struct Automatic {
   static constexpr const char* name() { return "hines_auto"; }
-  /// Passed to the kernel chosen where it has the option (PerNeuron, SubtreeParallel; WarpStaged
-  /// takes batches without pad rows; BranchParallel and StagedBranchParallel solve them always).
+  /// Passed to the kernel chosen (WarpStaged takes batches without pad rows only).
   bool solve_padding = true;
   /// false: no trunk is split (SubtreeParallel::split_path = 0), so that every result is
   /// PerNeuron's, bitwise, at the cost of the split's speed-up (up to 1.6x on small batches of
@@ -402,7 +405,9 @@ StagedAtOnce staged_at_once(const ExecSpace& exec, index_type rows) {
 
 /// algo::Automatic's kernel for `systems` neurons of `rows` rows (padded) in Layout on `exec`, the
 /// matrix's scalar Matrix and the solution's Value (they set what StagedBranchParallel's scratch
-/// holds on Flat): impl::automatic_kernel's rule with this space's facts.
+/// holds on Flat): impl::automatic_kernel's rule with this space's facts. Not WarpStaged, which
+/// Automatic runs before this rule where a batch's own step tables allow it:
+/// automatic_kernel_name tells for a given batch.
 template <class ExecSpace, class Layout, class Matrix = double, class Value = Matrix>
 Kernel automatic_algorithm(const ExecSpace& exec, index_type systems, index_type rows, bool grouped_mix = false,
                            index_type mean_rows = 0) {
@@ -437,19 +442,37 @@ constexpr int subtree_lanes() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible ? 1 : 32;
 }
 
+/// The most groups a team of TeamKernel may have on `exec`: the space's team size limit with the
+/// team scratch of that many groups. The scratch grows with the groups where trunks are split
+/// (split_trunk_solve's segments), and Kokkos's limit with the scratch of fewer groups could allow
+/// a team whose own scratch no longer fits (on an H100, 28 groups with split trunks: 50,192 bytes,
+/// over the 49,152 a block may take), so the probe shrinks the team until both agree.
+template <class ExecSpace, class TeamKernel>
+int subtree_team_groups_limit(const ExecSpace& exec, const TeamKernel& kernel, bool split) {
+  constexpr int lanes = subtree_lanes<ExecSpace>();
+  const auto groups_that_fit = [&](int groups) {  // the limit with the scratch of `groups` groups
+    SubtreeParallelPolicy<ExecSpace> probe(exec, 1, 1);
+    probe.set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, groups, split)));
+    return probe.team_size_max(kernel, Kokkos::ParallelForTag()) / lanes;
+  };
+  int groups = std::max(1, groups_that_fit(subtree_max_auto_groups));
+  for (;;) {
+    const int fits = groups_that_fit(groups);
+    if (fits >= groups || groups == 1) return groups;
+    groups = std::max(1, std::min(groups - 1, fits));
+  }
+}
+
 /// The SubtreeTeamPlan algo::SubtreeParallel runs `batch` with (subtree_team_plan.hpp), for a
-/// kernel of type TeamKernel: the space's team size limit for it (probed with the scratch of a
-/// team of the automatic plan's most groups), then the plan (built on first use,
+/// kernel of type TeamKernel: the most groups a team may have (subtree_team_groups_limit), then
+/// the plan (built on first use,
 /// HinesBatch::subtree_plan), whose model weighs the pad rows where the kernel solves them.
 template <class ExecSpace, class Batch, class TeamKernel>
 const auto& subtree_parallel_plan(const ExecSpace& exec, const Batch& batch, const algo::SubtreeParallel& options,
                                   const TeamKernel& kernel) {
   constexpr int lanes = subtree_lanes<ExecSpace>();
   constexpr bool device = lanes > 1;
-  SubtreeParallelPolicy<ExecSpace> probe(exec, 1, 1);
-  probe.set_scratch_size(
-      0, Kokkos::PerTeam(TeamKernel::scratch_bytes(lanes, subtree_max_auto_groups, options.split_path > 0)));
-  const int limit = std::max(1, probe.team_size_max(kernel, Kokkos::ParallelForTag()) / lanes);
+  const int limit = subtree_team_groups_limit(exec, kernel, options.split_path > 0);
   const index_type budget = device ? static_cast<index_type>(compat::concurrency(exec)) / (2 * lanes) : 0;
   return batch.subtree_plan(lanes, options.warps, device, budget, limit, options.split_path,
                             options.split_max_neurons, options.solve_padding ? batch.rows() : 0);
@@ -674,7 +697,8 @@ struct BlockSharedKernel {
 /// neurons per team, each on `team_size` vector lanes (algo::StagedBranchParallel).
 template <Staging Where, bool SeveralPerTeam, class ExecSpace, class MemorySpace, class Operands>
 void launch_branch_parallel(const ExecSpace& exec, const BranchSchedule<MemorySpace>& schedule, const Operands& op,
-                            index_type systems, int team_size, int neurons_per_team, const char* label) {
+                            index_type systems, int team_size, int neurons_per_team, bool solve_padding,
+                            const char* label) {
   using Flags = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   using TeamKernel = BranchParallelKernel<BranchSchedule<MemorySpace>, Operands, Flags, Where, SeveralPerTeam>;
   const std::size_t bytes = TeamKernel::neuron_bytes(op.rows);
@@ -683,7 +707,7 @@ void launch_branch_parallel(const ExecSpace& exec, const BranchSchedule<MemorySp
   if constexpr (SeveralPerTeam) {
     int lanes = 1;
     for (const int wanted = std::min(32, team_size > 0 ? team_size : (device ? 8 : 1)); lanes * 2 <= wanted;) lanes *= 2;
-    TeamKernel kernel{schedule, op, systems, std::max(1, neurons_per_team)};
+    TeamKernel kernel{schedule, op, systems, std::max(1, neurons_per_team), solve_padding};
     Policy probe(exec, 1, 1, lanes);
     probe.set_scratch_size(0, Kokkos::PerTeam(kernel.neurons_per_team * bytes));
     kernel.neurons_per_team = std::min(kernel.neurons_per_team, probe.team_size_max(kernel, Kokkos::ParallelForTag()));
@@ -692,7 +716,7 @@ void launch_branch_parallel(const ExecSpace& exec, const BranchSchedule<MemorySp
     policy.set_scratch_size(0, Kokkos::PerTeam(kernel.neurons_per_team * bytes));
     Kokkos::parallel_for(label, policy, kernel);
   } else {
-    const TeamKernel kernel{schedule, op, systems, 1};
+    const TeamKernel kernel{schedule, op, systems, 1, solve_padding};
     int team = 1;
     if (device || team_size > 0) {
       Policy probe(exec, static_cast<int>(systems), 1);
@@ -808,17 +832,43 @@ std::string automatic_kernel_name(const ExecSpace& exec, const HinesBatch<Matrix
   return algo::PerNeuron::name();
 }
 
+namespace impl {
+/// Throws unless x (and the workspace, when given) can be written without changing the solve's
+/// own inputs: x may be rhs itself (in place), nothing else it or the workspace overlaps. (a and
+/// b may be one vector: both are only read.)
+template <class Batch, class Rhs, class X, class W>
+void check_no_aliasing(const char* where, const Batch& batch, const Rhs& rhs, const X& x, const W& workspace) {
+  using tridiag::impl::shares_elements;
+  const auto check = [&](const char* name, const auto& written) {
+    require(!shares_elements(written, batch.a()), where, name, " shares storage with the matrix's a");
+    require(!shares_elements(written, batch.b()), where, name, " shares storage with the matrix's b");
+    require(!shares_elements(written, batch.d()), where, name, " shares storage with the matrix's d");
+  };
+  check("x", x);
+  require(!shares_elements(x, rhs) || (x.data() == rhs.data() && x.mapping().offset(0, 0) == rhs.mapping().offset(0, 0)),
+          where, "x overlaps rhs without being it (in place: pass the same vector)");
+  if (workspace.data() != nullptr) {
+    check("the workspace", workspace);
+    require(!shares_elements(workspace, rhs), where, "the workspace shares storage with rhs");
+    require(!shares_elements(workspace, x), where, "the workspace shares storage with x");
+  }
+}
+}  // namespace impl
+
 /// Solves A x = rhs for every neuron of the batch (one thread per neuron, `algorithm` picks the
 /// kernel; see the file comment). x may be the same BatchVector as rhs (in place); x's pad rows
 /// get rhs / d (0 for batches from make_problem), or are left untouched, neither read nor
-/// written, by the kernels whose option solve_padding is false (algo::PerNeuron, BlockShared,
-/// SubtreeParallel).
+/// written, by the kernels whose option solve_padding is false (every algorithm but WarpStaged,
+/// which runs on batches without pad rows).
 /// `status` (optional, one int per neuron) gets each neuron's code (SerialHines::invoke); a failed
 /// neuron's x is NaN on every row (on its real rows only without solve_padding), the others are
 /// unaffected. `workspace` (optional, the batch's shape) avoids an allocation per call inside
-/// a time loop. a, b, d and rhs are never written (unless x is rhs).
+/// a time loop (on CUDA, a solve without one also waits for the device when the allocation it
+/// made is freed, as Kokkos's cudaFree does). a, b, d and rhs are never written (unless x is rhs).
 /// Throws tridiag::invalid_argument, before writing anything, when rhs, x, status or workspace
-/// do not match the batch, or (BlockShared) the block's scratch exceeds what the space offers.
+/// do not match the batch, when x shares storage with a, b or d, or overlaps rhs without being
+/// it, or the workspace shares storage with any of them, or (BlockShared) the block's scratch
+/// exceeds what the space offers.
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace,
           class Algorithm = algo::PerNeuron>
 void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemorySpace>& batch,
@@ -833,6 +883,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
   require_same_shape(where, "rhs", rhs, "matrix", d);
   require_same_shape(where, "x", x, "matrix", d);
   tridiag::impl::check_status(where, status, batch.systems());
+  impl::check_no_aliasing(where, batch, rhs, x, workspace);
   const index_type systems = batch.systems(), rows = batch.rows();
   using Value = std::remove_const_t<RhsScalar>;
   using Operands = impl::SolveOperands<MatrixScalar, RhsScalar, Layout, MemorySpace>;
@@ -884,9 +935,12 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     if (kernel == Kernel::staged_branch_parallel) {
       algo::StagedBranchParallel staged;
       staged.stage_coefficients = choice.stage_coefficients;
+      staged.solve_padding = algorithm.solve_padding;
       solve(exec, batch, rhs, x, status, workspace, staged);
     } else if (kernel == Kernel::branch_parallel) {
-      solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{});
+      algo::BranchParallel branch;
+      branch.solve_padding = algorithm.solve_padding;
+      solve(exec, batch, rhs, x, status, workspace, branch);
     } else {
       solve(exec, batch, rhs, x, status, workspace, algo::PerNeuron{algorithm.solve_padding});
     }
@@ -897,7 +951,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     workspace = impl::workspace_for(where, systems, rows, workspace);
     if (systems == 0) return;
     impl::launch_branch_parallel<Staging::none, false>(exec, batch.morphologies().branch_schedule(), operands(),
-                                                       systems, algorithm.team_size, 1,
+                                                       systems, algorithm.team_size, 1, algorithm.solve_padding,
                                                        "tridiag::hines::solve_branch_parallel");
   } else if constexpr (std::is_same_v<Algorithm, algo::StagedBranchParallel>) {
     require(algorithm.team_size >= 0, where, "algo::StagedBranchParallel::team_size = ", algorithm.team_size,
@@ -907,7 +961,7 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     using Matrix = std::remove_const_t<MatrixScalar>;
     const Staging staging = staged_branch_parallel_staging<ExecSpace, Matrix, Value>(rows, algorithm);
     if (staging == Staging::none) {
-      solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{algorithm.team_size});
+      solve(exec, batch, rhs, x, status, workspace, algo::BranchParallel{algorithm.team_size, algorithm.solve_padding});
       return;
     }
     require(systems <= INT_MAX, where, "batch of ", systems, " neurons exceeds the league size limit");
@@ -916,19 +970,21 @@ void solve(const ExecSpace& exec, const HinesBatch<MatrixScalar, Layout, MemoryS
     if (systems == 0) return;
     const auto& schedule = batch.morphologies().branch_schedule();
     const int team = algorithm.team_size, neurons = algorithm.neurons_per_team;
+    const bool pad = algorithm.solve_padding;
     constexpr const char* label = "tridiag::hines::solve_staged_branch_parallel";
     if (neurons > 1) {
       if (staging == Staging::all) {
-        impl::launch_branch_parallel<Staging::all, true>(exec, schedule, operands(), systems, team, neurons, label);
+        impl::launch_branch_parallel<Staging::all, true>(exec, schedule, operands(), systems, team, neurons, pad,
+                                                         label);
       } else {
         impl::launch_branch_parallel<Staging::diagonal_and_rhs, true>(exec, schedule, operands(), systems, team,
-                                                                      neurons, label);
+                                                                      neurons, pad, label);
       }
     } else if (staging == Staging::all) {
-      impl::launch_branch_parallel<Staging::all, false>(exec, schedule, operands(), systems, team, 1, label);
+      impl::launch_branch_parallel<Staging::all, false>(exec, schedule, operands(), systems, team, 1, pad, label);
     } else {
       impl::launch_branch_parallel<Staging::diagonal_and_rhs, false>(exec, schedule, operands(), systems, team, 1,
-                                                                     label);
+                                                                     pad, label);
     }
   } else if constexpr (std::is_same_v<Algorithm, algo::SubtreeParallel>) {
     require(algorithm.warps >= 0, where, "algo::SubtreeParallel::warps = ", algorithm.warps, " is negative");

@@ -195,10 +195,11 @@ KOKKOS_FORCEINLINE_FUNCTION Value hines_substitute(index_type i, int p, index_ty
 /// x may be the same storage as rhs (in place): rhs(i) is always read before x(i) is first
 /// written. w is scratch of n rows (matrix scalar) for the eliminated diagonal (then the scaled
 /// lower entries), so a, b, d and rhs are never written. Returns a status code
-/// (core/status.hpp): k > 0 when the pivot of row k-1 was zero, tiny or non-finite, rows being
-/// eliminated from the last to the first (so k is the highest failing row); -k when rhs(k-1) is
-/// non-finite (the first, i.e. lowest, such row), else when x(k-1) is (overflow). x is then NaN on
-/// all rows.
+/// (core/status.hpp): k > 0 when the pivot of row k-1 was zero, tiny or non-finite, the tree's
+/// rows being eliminated from the last to the first (so k is the highest failing tree row), else
+/// the lowest failing pad row (pad rows are solved after the tree, in increasing order; a pad
+/// pivot outranks a non-finite value); -k when rhs(k-1) is non-finite (the first, i.e. lowest,
+/// such row), else when x(k-1) is (overflow). x is then NaN on all rows.
 ///
 /// Memory traffic per row, about 9 values (the copy-then-sweep solve before it moved about 14,
 /// a pass copying d and rhs into w and x coming first; 10 while the substitution still divided

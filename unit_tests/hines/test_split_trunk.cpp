@@ -38,11 +38,13 @@ using hines::test::test_cells;
 using hines::test::TestCell;
 
 /// Groups and thresholds: the automatic number of groups with the threshold a user would take,
-/// then every trunk split (1) with 2, 3 and 8 groups, and 16 groups (the most segments).
+/// then every trunk split (1) with 2, 3 and 8 groups, 16 groups (the most segments), and 32
+/// groups, more than a team may have (on a GPU a team of 28 warps with split trunks needed more
+/// team scratch than a block may take, and the launch failed: the team is cut to what fits).
 const std::vector<SubtreeParallel>& variants() {
   static const std::vector<SubtreeParallel> v = {SubtreeParallel{0, true, 64}, SubtreeParallel{2, true, 1},
                                                  SubtreeParallel{3, true, 1}, SubtreeParallel{8, true, 1},
-                                                 SubtreeParallel{16, true, 8}};
+                                                 SubtreeParallel{16, true, 8}, SubtreeParallel{32, true, 1}};
   return v;
 }
 
