@@ -350,6 +350,16 @@ std::int64_t bytes_of(const View& v) {
   return v.data() == nullptr ? 0 : static_cast<std::int64_t>(v.span() * sizeof(typename View::value_type));
 }
 
+/// What hines::Morphologies allocates when it is built (its copies of parent and sizes, the links
+/// and the branch schedule); the tables built on a kernel's first use are not counted.
+template <class Memory>
+std::int64_t morphologies_bytes(const hines::Morphologies<Memory>& m) {
+  const auto& schedule = m.branch_schedule();
+  return bytes_of(m.parent()) + bytes_of(m.sizes()) + bytes_of(m.links()) + bytes_of(schedule.order) +
+         bytes_of(schedule.section_begin) + bytes_of(schedule.level_begin) + bytes_of(schedule.child_begin) +
+         bytes_of(schedule.children) + bytes_of(schedule.levels);
+}
+
 /// A population in Layout on Memory, generated, with preallocated x, workspace and status.
 template <class Scalar, class Layout, class Memory>
 struct Batch {
@@ -421,8 +431,8 @@ struct Batch {
                              a, b, d, rhs, x, morphologies.parent(), tmpl, ids, neuron, morphologies.sizes(), rows, seed});
     exec.fence();
     batch = hines::HinesBatch<Scalar, Layout, Memory>(morphologies, ids, a, b, d);
-    memory_bytes += bytes_of(x.storage()) + bytes_of(workspace.storage()) + bytes_of(status) +
-                    bytes_of(morphologies.parent()) + bytes_of(morphologies.sizes()) + bytes_of(ids);
+    memory_bytes += bytes_of(x.storage()) + bytes_of(workspace.storage()) + bytes_of(status) + bytes_of(ids) +
+                    morphologies_bytes(morphologies);
   }
 };
 
@@ -881,7 +891,7 @@ std::vector<std::string> hines_csv_notes() {
       "shared cells round-robin); padded = neurons in generation order, grouped = sorted by size then morphology "
       "(hines::Grouping::by_morphology); mixed batches are padded to their largest cell",
       "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
-      "useful_GBps / (5 x sizeof(scalar)) = real rows (compartments) per second, comparable between same-morphology "
+      "useful_GBps / (5 x sizeof(scalar)) = G real rows (compartments) per second, comparable between same-morphology "
       "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_staged_branch_parallel = algo::StagedBranchParallel (flat only; "
       "the console note says what it staged in team scratch; skipped where nothing fits), "
       "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
@@ -899,7 +909,9 @@ std::vector<std::string> hines_csv_notes() {
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "
       "max_rel_error = relative forward error vs a "
       "long-double sequential Hines on 16 sampled neurons; memory_bytes = a, b, d, rhs, x, workspace, status, "
-      "parent, sizes, morphology ids (team scratch of the block-shared kernel not counted); these definitions "
+      "morphology ids and what hines::Morphologies allocates when the batch is built (parent, sizes, links, branch "
+      "schedule); not counted: what the library builds on a kernel's first use and keeps (SubtreeParallel "
+      "partitions and team plans, WarpStaged step tables) and team scratch; these definitions "
       "replace the tridiag ones of the speedup_vs_*, memory_bytes and max_rel_error lines below for hines rows",
   };
 }
