@@ -5,10 +5,8 @@
 #include <fstream>
 #include <thread>
 
-// Set by perf_tests/CMakeLists.txt (git rev-parse --short HEAD at configure time).
-#ifndef TRIDIAG_BENCH_COMMIT
-#define TRIDIAG_BENCH_COMMIT "unknown"
-#endif
+// TRIDIAG_BENCH_COMMIT: written at build time by perf_tests/bench_commit.cmake.
+#include "bench_commit.hpp"
 
 namespace tridiag::bench {
 

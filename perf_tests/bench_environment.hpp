@@ -11,7 +11,8 @@
 
 namespace tridiag::bench {
 
-/// $TRIDIAG_COMMIT if set, else `git rev-parse --short HEAD` at configure time, else "unknown".
+/// $TRIDIAG_COMMIT if set, else `git rev-parse --short HEAD` at the last build ("-dirty" appended
+/// when tracked files differed from it), else "unknown".
 std::string commit();
 /// Now, UTC, ISO 8601 ("2026-11-22T10:31:05Z").
 std::string utc_date();

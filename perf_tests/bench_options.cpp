@@ -185,7 +185,7 @@ std::string usage() {
         "\n"
         "Exit status: 0 all results right, 1 a result was WRONG (see stderr), 2 bad command line,\n"
         "3 a measurement failed to run (e.g. out of memory), 77 CUDA build without a GPU.\n"
-        "Environment: TRIDIAG_COMMIT overrides the commit recorded at configure time.\n";
+        "Environment: TRIDIAG_COMMIT overrides the commit recorded at build time.\n";
   return os.str();
 }
 

@@ -60,8 +60,13 @@ ldd "$build/perf_tests/tridiag-bench" | awk '/=> \// {print $1, $3}' | while rea
   esac
 done
 cp -r "$repo/../shared/morphologies" "$stage/.device/shared/"
-git -C "$repo" rev-parse --short HEAD >"$stage/.device/commit.txt"
-git -C "$repo" diff --quiet HEAD || echo "prepare_device_binaries.sh: warning: uncommitted changes are in the binary" >&2
+# The commit the binary was built from, as it records it itself (perf_tests/bench_commit.cmake at
+# build time: "-dirty" when tracked files differed from HEAD); device_bench.sh passes it on as
+# TRIDIAG_COMMIT.
+cp "$build/perf_tests/generated/bench_commit.txt" "$stage/.device/commit.txt"
+case "$(cat "$stage/.device/commit.txt")" in
+  *-dirty) echo "prepare_device_binaries.sh: warning: uncommitted changes are in the binary" >&2 ;;
+esac
 mkdir -p "$repo/build-carry"
 tar -C "$stage" -cJf "$repo/build-carry/bench.tar.xz" .
 ls -la "$repo/build-carry/bench.tar.xz"

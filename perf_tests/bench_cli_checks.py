@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Checks of tridiag-bench's command line and CSV that need a run and a look at its output (ctest
+entries tridiag.perf.cli.<case>, perf_tests/CMakeLists.txt). Standard library only.
+
+usage: bench_cli_checks.py BENCH WORKDIR CASE [CMAKE SCRIPT]
+
+BENCH: the tridiag-bench binary; WORKDIR: a scratch folder (emptied first); CASE: one of CASES;
+CMAKE SCRIPT: cmake and perf_tests/bench_commit.cmake (case commit_string).
+Exit 0 when the case holds, 1 with the reason on stderr otherwise, 77 when it cannot run here.
+"""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BENCH = ""
+WORK = ""
+SMALL = ["--reps", "1", "--copy-mib", "1"]
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def expect(condition, why):
+    if not condition:
+        raise CheckFailed(why)
+
+
+def run(args, expect_status):
+    """Runs the bench with args; returns (stdout, stderr); checks the exit status."""
+    env = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+    done = subprocess.run([BENCH] + args, capture_output=True, text=True, env=env, timeout=280)
+    if done.returncode == 77:
+        sys.exit(77)
+    expect(done.returncode == expect_status,
+           "tridiag-bench %s: exit status %d, expected %d\nstdout:\n%s\nstderr:\n%s" %
+           (" ".join(args), done.returncode, expect_status, done.stdout[-4000:], done.stderr[-4000:]))
+    return done.stdout, done.stderr
+
+
+def read_csv(path):
+    """(comment lines, rows as dicts) of a tridiag-bench CSV."""
+    with open(path, newline="") as f:
+        lines = f.read().splitlines()
+    comments = [line[2:] for line in lines if line.startswith("#")]
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    return comments, rows
+
+
+def hines_rows(rows):
+    return [r for r in rows if r["sweep"] == "hines"]
+
+
+def write_swc(path, dendrite_um, radius=1.0):
+    """A soma point of radius 5 um and one straight dendrite of dendrite_um in 10 um steps, of
+    `radius` um (a cable of dendrite_um / 20 compartments at the default discretisation)."""
+    lines = ["1 1 0 0 0 5 -1"]
+    steps = max(1, int(dendrite_um // 10))
+    for k in range(steps):
+        lines.append("%d 3 %g 0 0 %g %d" % (k + 2, 10.0 * (k + 1), radius, k + 1))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def morphology_dir(name, cells):
+    """A folder WORK/name with the cells {file: (dendrite_um, radius)}."""
+    folder = os.path.join(WORK, name)
+    os.makedirs(folder)
+    for file, (length, radius) in cells.items():
+        write_swc(os.path.join(folder, file), length, radius)
+    return folder
+
+
+# ---- cases ----------------------------------------------------------------------------------------
+
+
+def commit_string():
+    """bench_commit.cmake: the short hash, '-dirty' for changed tracked files only, 'unknown'
+    outside git; a file is rewritten only when its text changes. Args: CMAKE SCRIPT."""
+    cmake, script = sys.argv[4], sys.argv[5]  # after BENCH WORKDIR CASE
+    git = shutil.which("git")
+    if git is None:
+        print("no git here", file=sys.stderr)
+        sys.exit(77)
+    # The scratch repository outside the build folder, which may lie inside a checkout.
+    scratch = tempfile.TemporaryDirectory(prefix="bench_commit_")
+    repo, out = os.path.join(scratch.name, "repo"), os.path.join(WORK, "out")
+    os.makedirs(repo)
+
+    def git_run(*args):
+        subprocess.run([git, "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *args], check=True,
+                       capture_output=True)
+
+    def recorded(source=repo):
+        subprocess.run([cmake, "-DSOURCE_DIR=" + source, "-DOUTPUT_DIR=" + out, "-P", script], check=True)
+        with open(os.path.join(out, "bench_commit.txt")) as f:
+            text = f.read().strip()
+        with open(os.path.join(out, "bench_commit.hpp")) as f:
+            expect('#define TRIDIAG_BENCH_COMMIT "%s"' % text in f.read(), "header and text file disagree")
+        return text
+
+    expect(recorded() == "unknown", "outside a git checkout: not 'unknown'")
+    git_run("init", "-q")
+    with open(os.path.join(repo, "f.txt"), "w") as f:
+        f.write("one\n")
+    git_run("add", "f.txt")
+    git_run("commit", "-q", "-m", "one")
+    head = subprocess.run([git, "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    expect(recorded() == head, "clean checkout: not %s" % head)
+    header = os.path.join(out, "bench_commit.hpp")
+    before = os.stat(header).st_mtime_ns
+    os.utime(header, ns=(before - 10**9, before - 10**9))  # an older time stamp that a rewrite would change
+    stamp = os.stat(header).st_mtime_ns
+    expect(recorded() == head and os.stat(header).st_mtime_ns == stamp, "unchanged commit: header rewritten")
+    with open(os.path.join(repo, "untracked.txt"), "w") as f:
+        f.write("x\n")
+    expect(recorded() == head, "an untracked file made it dirty")
+    with open(os.path.join(repo, "f.txt"), "w") as f:
+        f.write("two\n")
+    expect(recorded() == head + "-dirty", "changed tracked file: not %s-dirty" % head)
+    git_run("commit", "-q", "-am", "two")
+    head2 = subprocess.run([git, "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                           check=True).stdout.strip()
+    expect(head2 != head and recorded() == head2, "new commit: not %s" % head2)
+    shutil.rmtree(os.path.join(repo, ".git"))
+    expect(recorded() == "unknown", "without .git: not 'unknown'")
+
+
+CASES = {f.__name__: f for f in (commit_string,)}
+
+
+def main():
+    global BENCH, WORK
+    if len(sys.argv) < 4 or sys.argv[3] not in CASES:
+        print(__doc__ + "\nCASES: " + ", ".join(CASES), file=sys.stderr)
+        return 2
+    BENCH, WORK = sys.argv[1], sys.argv[2]
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    try:
+        CASES[sys.argv[3]]()
+    except CheckFailed as e:
+        print("FAILED: %s: %s" % (sys.argv[3], e), file=sys.stderr)
+        return 1
+    print("passed: %s" % sys.argv[3])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
