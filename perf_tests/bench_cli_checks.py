@@ -77,6 +77,27 @@ def morphology_dir(name, cells):
 # ---- cases ----------------------------------------------------------------------------------------
 
 
+def wrong_solve_not_in_csv():
+    """A solve that fails (a radius of 1e22 overflows float: every neuron returns a nonzero status)
+    is reported, exits 1 and writes no row; the sound batch of the same run keeps its rows, and no
+    speedup is taken from a failed baseline."""
+    folder = morphology_dir("overflow", {"good.swc": (200, 1.0), "huge.swc": (200, 1e22)})
+    path = os.path.join(WORK, "w.csv")
+    _, err = run(["hines", "--morphologies", folder, "--batches", "good,huge,mixed-shared", "--systems", "8",
+                  "--precision", "float", "--csv", path] + SMALL, 1)
+    expect("returned a nonzero status" in err, "no nonzero status reported:\n" + err[-3000:])
+    expect("not written to the CSV" in err, "the console does not say the failed rows were left out")
+    comments, rows = read_csv(path)
+    rows = hines_rows(rows)
+    batches = {r["layout"].split("[", 1)[1].rstrip("]") for r in rows}
+    expect("good" in batches, "the sound batch has no rows: %s" % sorted(batches))
+    expect(batches == {"good"}, "rows of failed solves were written: batches %s" % sorted(batches))
+    for r in rows:
+        expect(r["time_ms"] not in ("", "nan") and r["max_rel_error"] not in ("", "nan"),
+               "row with a failed check: %s" % r)
+    expect(any("left out" in c for c in comments), "the CSV notes do not say that failed rows are left out")
+
+
 def commit_string():
     """bench_commit.cmake: the short hash, '-dirty' for changed tracked files only, 'unknown'
     outside git; a file is rewritten only when its text changes. Args: CMAKE SCRIPT."""
@@ -130,7 +151,7 @@ def commit_string():
     expect(recorded() == "unknown", "without .git: not 'unknown'")
 
 
-CASES = {f.__name__: f for f in (commit_string,)}
+CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, commit_string)}
 
 
 def main():

@@ -444,6 +444,7 @@ enum class Role { none, sequential, openmp };
 struct Measurement {
   Row row;
   Role role = Role::none;
+  bool passed = true;         ///< every status 0 and the sampled neurons right (check_batch)
   std::string kernel_layout;  ///< "algorithm/layout" without the batch, for the comparison note
 };
 
@@ -478,9 +479,10 @@ std::string rate_key(const std::string& precision, index_type systems, const std
 
 /// Every status 0, and the sampled neurons against the long-double oracle. pads_solved = false (a
 /// kernel with solve_padding = false): the pad rows of x must still hold the NaN written before
-/// the runs, and the oracle checks the real rows.
+/// the runs, and the oracle checks the real rows. Returns whether all of it holds (each failure is
+/// reported and counted).
 template <class Exec, class Scalar, class Layout, class Memory>
-void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scalar, Layout, Memory>& bt,
+bool check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scalar, Layout, Memory>& bt,
                  bool pads_solved) {
   const std::string what = row.algorithm + "/" + row.layout + " " + pt.pop.label(pt.precision) + " on " + row.device;
   const Population& pop = pt.pop;
@@ -488,7 +490,8 @@ void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
   Kokkos::parallel_reduce("tridiag::bench::hines_count_failed",
                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, pop.systems),
                           CountNonzeroStatus<StatusView<Memory>>{bt.status}, failed);
-  if (failed > 0)
+  bool passed = failed == 0;
+  if (!passed)
     ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(pop.systems) +
                                " neurons returned a nonzero status");
   const auto slots = sample_systems(pop.systems, ctx.options.seed);
@@ -520,7 +523,7 @@ void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
         if (!std::isnan(sample.x[i])) {
           ctx.wrong_result(what, "pad row " + std::to_string(i) + " of neuron " + std::to_string(slots[j]) +
                                      " was written (solve_padding = false)");
-          return;
+          return false;
         }
       for (int v = 0; v < 5; ++v) dst[v]->resize(static_cast<std::size_t>(cell.size()));
     }
@@ -531,9 +534,10 @@ void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
       row.max_rel_error = r.rel_error;  // a NaN sticks
     if (r.wrong) {
       ctx.wrong_result(what, r.why);
-      break;  // one wrong neuron tells the story
+      return false;  // one wrong neuron tells the story
     }
   }
+  return passed;
 }
 
 template <class Algorithm>
@@ -636,7 +640,7 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";
   row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, options); });
-  check_batch<Exec>(ctx, pt, row, bt, solves_padding(options));
+  m.passed = check_batch<Exec>(ctx, pt, row, bt, solves_padding(options));
   pt.results.push_back(std::move(m));
 }
 
@@ -768,10 +772,12 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 
 /// Writes the rows of a measured point with the speedups against its baselines; records the
 /// same-morphology rates, and for mixed6 and mixed-shared notes the throughput against them on the
-/// console.
+/// console. A measurement whose check failed is no row: its time would pass for that of a solve
+/// (check_batch said what went wrong); nor is it a baseline or a same-morphology rate.
 void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
   std::optional<double> sequential, openmp;
   for (const auto& m : pt.results) {
+    if (!m.passed) continue;
     if (m.role == Role::sequential) sequential = m.row.timing.median_ms();
     if (m.role == Role::openmp) openmp = m.row.timing.median_ms();
   }
@@ -782,6 +788,11 @@ void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
   const BatchSpec& spec = *pt.pop.spec;
   for (const auto& m : pt.results) {
     const Row& row = m.row;
+    if (!m.passed) {
+      ctx.message("tridiag-bench: " + row.algorithm + "/" + row.layout + " " + pt.pop.label(pt.precision) + " on " +
+                  row.device + ": not written to the CSV (its check failed, see above)");
+      continue;
+    }
     const double t = row.timing.median_ms();
     std::string note = row.note;
     if (!spec.mixed && !spec.class_names.empty() && t > 0) {
@@ -908,7 +919,9 @@ std::vector<std::string> hines_csv_notes() {
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "
       "max_rel_error = relative forward error vs a "
-      "long-double sequential Hines on 16 sampled neurons; memory_bytes = a, b, d, rhs, x, workspace, status, "
+      "long-double sequential Hines on 16 sampled neurons; a measurement whose check failed (a nonzero status, an "
+      "error above the bound, a pad row written) is left out: no row, not a baseline (speedups against it stay "
+      "empty), named on stderr, exit status 1; memory_bytes = a, b, d, rhs, x, workspace, status, "
       "morphology ids and what hines::Morphologies allocates when the batch is built (parent, sizes, links, branch "
       "schedule); not counted: what the library builds on a kernel's first use and keeps (SubtreeParallel "
       "partitions and team plans, WarpStaged step tables) and team scratch; these definitions "
