@@ -98,6 +98,27 @@ def wrong_solve_not_in_csv():
     expect(any("left out" in c for c in comments), "the CSV notes do not say that failed rows are left out")
 
 
+def options_for_other_sweeps():
+    """An option the named sweep does not use exits 2, naming the option and the sweep."""
+    cases = [
+        (["hines", "--n", "7"], "--n"),
+        (["hines", "--ranges", "1-2"], "--ranges"),
+        (["hines", "--partitioned-rows", "3"], "--partitioned-rows"),
+        (["tridiag", "--batches", "mixed6"], "--batches"),
+        (["tridiag", "--morphologies", "/nonexistent"], "--morphologies"),
+        (["tridiag", "--no-host-baselines"], "--no-host-baselines"),
+        (["vbatch", "--n", "7"], "--n"),
+        (["constant", "--ranges", "1-2"], "--ranges"),
+        (["copy", "--systems", "8"], "--systems"),
+    ]
+    for args, option in cases:
+        path = os.path.join(WORK, "other.csv")
+        _, err = run(args + ["--csv", path, "--reps", "1"], 2)
+        expect(option in err and args[0] in err, "%s: the message names neither %s nor the sweep:\n%s" %
+               (args, option, err))
+        expect(not os.path.exists(path), "%s: the CSV was created" % args)
+
+
 def commit_string():
     """bench_commit.cmake: the short hash, '-dirty' for changed tracked files only, 'unknown'
     outside git; a file is rewritten only when its text changes. Args: CMAKE SCRIPT."""
@@ -151,7 +172,7 @@ def commit_string():
     expect(recorded() == "unknown", "without .git: not 'unknown'")
 
 
-CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, commit_string)}
+CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, options_for_other_sweeps, commit_string)}
 
 
 def main():

@@ -1,5 +1,6 @@
 #include "bench_options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -80,6 +81,20 @@ ExecChoice parse_exec(const std::string& text) {
   throw usage_error("--exec: unknown execution space '" + text + "' (expected default, serial, openmp or cuda)");
 }
 
+/// The sweeps that use `option`, for the options that not every sweep uses (nullptr: every sweep).
+/// A named sweep rejects the others: they would be ignored, and the run would not be the one asked
+/// for. `all` takes every option (each applies to one of its sweeps).
+std::vector<Sweep> sweeps_using(const std::string& option) {
+  if (option == "--n") return {Sweep::tridiag, Sweep::constant};
+  if (option == "--partitioned-rows") return {Sweep::tridiag, Sweep::vbatch};
+  if (option == "--ranges") return {Sweep::vbatch};
+  if (option == "--batches" || option == "--morphologies" || option == "--no-host-baselines") return {Sweep::hines};
+  if (option == "--full") return {Sweep::tridiag, Sweep::hines};
+  if (option == "--systems" || option == "--precision" || option == "--seed")
+    return {Sweep::tridiag, Sweep::vbatch, Sweep::constant, Sweep::hines};
+  return {};
+}
+
 }  // namespace
 
 const char* sweep_name(Sweep s) {
@@ -145,7 +160,7 @@ std::string usage() {
         "            default when no sweep is named); options given apply to every sweep\n"
         "Every sweep measures the copy reference first (once per run).\n"
         "\n"
-        "options:\n"
+        "options (an option that the named sweep does not use is an error; `all` takes them all):\n"
         "  --systems LIST      batch sizes (default 256,2560,25600,256000; vbatch and hines: above)\n"
         "  --n LIST            unknowns per system (default 64,128,256,512)\n"
         "  --precision LIST    float and/or double, in this order (default float,double)\n"
@@ -208,6 +223,7 @@ Options Options::for_sweep(Sweep s) const {
 Options parse_options(int argc, char** argv) {
   Options opt;
   bool have_sweep = false;
+  std::vector<std::string> given;  // the options on the command line, for the check against the sweep
   for (int k = 0; k < argc; ++k) {
     if (k > 0) opt.command_line += ' ';
     opt.command_line += argv[k];
@@ -222,6 +238,7 @@ Options parse_options(int argc, char** argv) {
     };
     auto is = [&](const std::string& name) { return arg == name || arg.compare(0, name.size() + 1, name + "=") == 0; };
     if (arg.compare(0, 9, "--kokkos-") == 0) continue;  // Kokkos::initialize reads these
+    if (arg.compare(0, 2, "--") == 0) given.push_back(arg.substr(0, arg.find('=')));
     if (arg == "--help" || arg == "-h") {
       opt.help = true;
     } else if (is("--systems")) {
@@ -291,6 +308,15 @@ Options parse_options(int argc, char** argv) {
     }
   }
   if (opt.help) return opt;
+  if (opt.sweep != Sweep::all)
+    for (const auto& option : given) {
+      const std::vector<Sweep> users = sweeps_using(option);
+      if (users.empty() || std::find(users.begin(), users.end(), opt.sweep) != users.end()) continue;
+      std::string names;
+      for (const Sweep u : users) names += std::string(names.empty() ? "" : ", ") + sweep_name(u);
+      throw usage_error(option + " does not apply to the " + sweep_name(opt.sweep) + " sweep (it is an option of " +
+                        names + ")");
+    }
   // No sweep named: all of them. The grid of each sweep is settled by Options::for_sweep.
   return opt.sweep == Sweep::all ? opt : opt.for_sweep(opt.sweep);
 }
