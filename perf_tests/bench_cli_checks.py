@@ -98,6 +98,28 @@ def wrong_solve_not_in_csv():
     expect(any("left out" in c for c in comments), "the CSV notes do not say that failed rows are left out")
 
 
+def bad_batches_keep_csv():
+    """A bad --batches (unknown name, missing file or folder) exits 2 before the CSV is opened:
+    an existing file keeps its content."""
+    keep = os.path.join(WORK, "keep.csv")
+    content = "# an earlier run\nsweep,algorithm\nhines,hines\n"
+    with open(keep, "w") as f:
+        f.write(content)
+    empty = os.path.join(WORK, "empty")
+    os.makedirs(empty)
+    for args in (["--batches", "smal-low"],
+                 ["--batches", "small-low,NoSuchCell"],
+                 ["--batches", "mixed-shared", "--morphologies", empty],
+                 ["--batches", "BG001", "--morphologies", os.path.join(WORK, "missing")]):
+        _, err = run(["hines", "--csv", keep] + args + SMALL, 2)
+        expect("--batches" in err, "%s: the message does not name --batches:\n%s" % (args, err))
+        with open(keep) as f:
+            expect(f.read() == content, "%s: the existing CSV was changed" % args)
+    run(["all", "--batches", "smal-low", "--csv", keep] + SMALL, 2)
+    with open(keep) as f:
+        expect(f.read() == content, "all --batches smal-low: the existing CSV was changed")
+
+
 def options_for_other_sweeps():
     """An option the named sweep does not use exits 2, naming the option and the sweep."""
     cases = [
@@ -172,7 +194,7 @@ def commit_string():
     expect(recorded() == "unknown", "without .git: not 'unknown'")
 
 
-CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, options_for_other_sweeps, commit_string)}
+CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, options_for_other_sweeps, commit_string)}
 
 
 def main():

@@ -97,6 +97,10 @@ void run_constant_sweep(BenchContext& ctx);
 
 /// The `hines` sweep (sweep_hines.cpp), and the '#' lines its CSV carries (batch encoding).
 void run_hines_sweep(BenchContext& ctx);
+/// Throws usage_error unless every batch the hines sweep would run (--batches or its defaults) names
+/// a size class, mixed6, mixed-shared or a cell whose files are in the morphology folder. Needs no
+/// Kokkos: main calls it before anything is initialised or opened.
+void check_hines_batches(const Options& o);
 std::vector<std::string> hines_csv_notes();
 
 }  // namespace tridiag::bench

@@ -151,15 +151,22 @@ class CellLibrary {
   std::shared_ptr<const Cell> shared_cell(const std::string& stem) {
     return get("cell:" + stem, [&] { return make_cell(stem, path(file_of(stem)), {}); });
   }
-  /// Stems of every .swc file of the folder, sorted.
+  /// Stems of every .swc file of the folder, sorted; throws usage_error when there is none.
   std::vector<std::string> shared_stems() const {
     std::vector<std::string> stems;
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(dir_, error))
       if (entry.path().extension() == ".swc") stems.push_back(stem_of(entry.path().filename().string()));
-    if (error) throw std::runtime_error("cannot list the morphology folder '" + dir_ + "': " + error.message());
+    if (error)
+      throw usage_error("--batches mixed-shared: cannot list the morphology folder '" + dir_ + "': " + error.message());
+    if (stems.empty()) throw usage_error("--batches mixed-shared: no .swc file in '" + dir_ + "'");
     std::sort(stems.begin(), stems.end());
     return stems;
+  }
+  /// Throws usage_error unless the file of a size class is in the folder.
+  void require_file(const std::string& batch, const std::string& file) const {
+    if (!std::filesystem::exists(path(file)))
+      throw usage_error("--batches: " + batch + " needs " + file + ", which is not in " + dir_);
   }
   std::string file_of(const std::string& stem) const {
     for (const char* suffix : {".swc", ".CNG.swc"})
@@ -186,9 +193,12 @@ class CellLibrary {
   std::map<std::string, std::shared_ptr<const Cell>> cells_;
 };
 
-/// The batch kinds named by --batches (or the defaults), same-morphology ones first so that the
-/// mixed rows can be compared with them.
-std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
+std::string morphology_dir(const Options& o) {
+  return o.morphology_dir.empty() ? TRIDIAG_BENCH_MORPHOLOGY_DIR : o.morphology_dir;
+}
+
+/// The batch names of --batches, or the defaults.
+std::vector<std::string> batch_names(const Options& o) {
   std::vector<std::string> names = o.batches;
   if (names.empty()) {
     if (o.quick) {
@@ -198,12 +208,22 @@ std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
       names.insert(names.end(), {"BG001", "mixed6", "mixed-shared"});
     }
   }
+  return names;
+}
+
+const hines::SizeClass* size_class_named(const std::string& name) {
+  for (const auto& c : hines::seed_size_classes)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+/// The batch kinds named by --batches (or the defaults), same-morphology ones first so that the
+/// mixed rows can be compared with them.
+std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
+  const std::vector<std::string> names = batch_names(o);
   std::vector<BatchSpec> same, mixed;
   for (const auto& name : names) {
-    const hines::SizeClass* size_class = nullptr;
-    for (const auto& c : hines::seed_size_classes)
-      if (name == c.name) size_class = &c;
-    if (size_class != nullptr) {
+    if (const hines::SizeClass* size_class = size_class_named(name); size_class != nullptr) {
       same.push_back({name, false, false, {library.size_class(*size_class)}, {name}});
     } else if (name == "mixed6" || name == "mixed-shared") {
       BatchSpec spec;
@@ -929,10 +949,25 @@ std::vector<std::string> hines_csv_notes() {
   };
 }
 
+void check_hines_batches(const Options& o) {
+  const CellLibrary library(morphology_dir(o));
+  for (const auto& name : batch_names(o)) {
+    if (const hines::SizeClass* size_class = size_class_named(name); size_class != nullptr) {
+      library.require_file(name, size_class->shared_file);
+    } else if (name == "mixed6") {
+      for (const auto& c : hines::seed_size_classes) library.require_file(name, c.shared_file);
+    } else if (name == "mixed-shared") {
+      library.shared_stems();
+    } else {
+      library.file_of(name);
+    }
+  }
+}
+
 void run_hines_sweep(BenchContext& ctx) {
-  // Cells first: a bad --batches or a missing file stops the run before anything is measured.
-  const std::string dir = ctx.options.morphology_dir.empty() ? TRIDIAG_BENCH_MORPHOLOGY_DIR : ctx.options.morphology_dir;
-  CellLibrary library(dir);
+  // Cells first: a bad --batches or a missing file stops the run before anything is measured
+  // (main checked the names and files before the CSV was opened; this is `all`'s default list).
+  CellLibrary library(morphology_dir(ctx.options));
   const auto specs = batch_specs(ctx.options, library);
   ensure_copy_reference(ctx);
   with_exec(ctx.options.exec, [&](auto exec) { sweep_on(ctx, exec, specs); });

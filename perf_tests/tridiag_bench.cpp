@@ -113,6 +113,11 @@ int main(int argc, char** argv) {
   Options opt;
   try {
     opt = parse_options(argc, argv);
+    // The batches name cells and files: a bad one stops here, before the CSV is opened (which
+    // truncates it). `all` checks only a --batches given: without one it runs the hines sweep's
+    // default list, and a missing folder costs that sweep alone.
+    if (!opt.help && (opt.sweep == Sweep::hines || (opt.sweep == Sweep::all && !opt.batches.empty())))
+      check_hines_batches(opt.sweep == Sweep::all ? opt.for_sweep(Sweep::hines) : opt);
   } catch (const usage_error& e) {
     std::fprintf(stderr, "tridiag-bench: %s\nrun 'tridiag-bench --help' for the usage\n", e.what());
     return 2;
