@@ -141,6 +141,24 @@ def options_for_other_sweeps():
         expect(not os.path.exists(path), "%s: the CSV was created" % args)
 
 
+def duplicate_stems():
+    """X.swc and X.CNG.swc are two cells: mixed-shared holds both, the second named X.CNG, and
+    --batches X.CNG names it."""
+    folder = morphology_dir("dup", {"A.swc": (100, 1.0), "A.CNG.swc": (400, 1.0), "B.swc": (200, 1.0)})
+    path = os.path.join(WORK, "dup.csv")
+    run(["hines", "--morphologies", folder, "--batches", "A,A.CNG,B,mixed-shared", "--systems", "6",
+         "--precision", "double", "--no-host-baselines", "--csv", path] + SMALL, 0)
+    rows = hines_rows(read_csv(path)[1])
+    size = {}
+    for r in rows:
+        size.setdefault(r["layout"].split("[", 1)[1].rstrip("]"), set()).add(int(r["size"]))
+    expect(set(size) == {"A", "A.CNG", "B", "shared3,padded", "shared3,grouped"},
+           "batches: %s" % sorted(size))
+    expect(size["A.CNG"] != size["A"], "A and A.CNG have the same size %s: one file read twice" % size["A"])
+    expect(size["shared3,padded"] == size["A.CNG"], "shared3 is padded to %s, not to A.CNG's %s" %
+           (size["shared3,padded"], size["A.CNG"]))
+
+
 def commit_string():
     """bench_commit.cmake: the short hash, '-dirty' for changed tracked files only, 'unknown'
     outside git; a file is rewritten only when its text changes. Args: CMAKE SCRIPT."""
@@ -194,7 +212,7 @@ def commit_string():
     expect(recorded() == "unknown", "without .git: not 'unknown'")
 
 
-CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, options_for_other_sweeps, commit_string)}
+CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, options_for_other_sweeps, duplicate_stems, commit_string)}
 
 
 def main():

@@ -171,7 +171,7 @@ std::string usage() {
         "  --ranges LIST       vbatch size ranges LO-HI (default 256-512,64-128,1-512)\n"
         "  --batches LIST      hines batches: size classes (small-low, small-high, medium-low, medium-high,\n"
         "                      big-low, big-high), shared cells by file name without .swc / .CNG.swc\n"
-        "                      (e.g. BG001), mixed6, mixed-shared (default: the six classes, BG001,\n"
+        "                      (e.g. BG001; X.CNG for X.CNG.swc beside X.swc), mixed6, mixed-shared (default: the six classes, BG001,\n"
         "                      mixed6, mixed-shared; --quick: small-high, mixed6)\n"
         "  --morphologies DIR  hines: folder of the SWC files (default: set at configure time,\n"
         "                      TRIDIAG_SHARED_DIR/morphologies)\n"

@@ -130,7 +130,7 @@ struct BatchSpec {
   bool mixed = false;      ///< several cells, round-robin
   bool grouped = false;    ///< slots sorted by size (descending), then morphology
   std::vector<std::shared_ptr<const Cell>> cells;
-  /// The class (size class name or shared file stem) of each cell, for the comparison note of
+  /// The class (size class name or shared cell name, CellLibrary::name_of) of each cell, for the comparison note of
   /// mixed6 and mixed-shared with the same-morphology batches of the same run.
   std::vector<std::string> class_names;
 };
@@ -147,38 +147,46 @@ class CellLibrary {
       return make_cell(c.name, path(c.shared_file), o);
     });
   }
-  /// A shared file at the default discretisation, by its name without ".swc" / ".CNG.swc".
-  std::shared_ptr<const Cell> shared_cell(const std::string& stem) {
-    return get("cell:" + stem, [&] { return make_cell(stem, path(file_of(stem)), {}); });
+  /// A shared file at the default discretisation, by its name (name_of).
+  std::shared_ptr<const Cell> shared_cell(const std::string& name) {
+    return get("cell:" + name, [&] { return make_cell(name, path(file_of(name)), {}); });
   }
-  /// Stems of every .swc file of the folder, sorted; throws usage_error when there is none.
-  std::vector<std::string> shared_stems() const {
-    std::vector<std::string> stems;
+  /// The names of every .swc file of the folder, sorted; throws usage_error when there is none.
+  std::vector<std::string> shared_names() const {
+    std::vector<std::string> names;
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(dir_, error))
-      if (entry.path().extension() == ".swc") stems.push_back(stem_of(entry.path().filename().string()));
+      if (entry.path().extension() == ".swc") names.push_back(name_of(entry.path().filename().string()));
     if (error)
       throw usage_error("--batches mixed-shared: cannot list the morphology folder '" + dir_ + "': " + error.message());
-    if (stems.empty()) throw usage_error("--batches mixed-shared: no .swc file in '" + dir_ + "'");
-    std::sort(stems.begin(), stems.end());
-    return stems;
+    if (names.empty()) throw usage_error("--batches mixed-shared: no .swc file in '" + dir_ + "'");
+    std::sort(names.begin(), names.end());
+    return names;
   }
   /// Throws usage_error unless the file of a size class is in the folder.
   void require_file(const std::string& batch, const std::string& file) const {
     if (!std::filesystem::exists(path(file)))
       throw usage_error("--batches: " + batch + " needs " + file + ", which is not in " + dir_);
   }
-  std::string file_of(const std::string& stem) const {
+  /// The file of a cell name: name.swc, else name.CNG.swc (name_of's inverse).
+  std::string file_of(const std::string& name) const {
     for (const char* suffix : {".swc", ".CNG.swc"})
-      if (std::filesystem::exists(path(stem + suffix))) return stem + suffix;
-    throw usage_error("--batches: '" + stem + "' is neither a size class, mixed6, mixed-shared nor a file " + stem +
+      if (std::filesystem::exists(path(name + suffix))) return name + suffix;
+    throw usage_error("--batches: '" + name + "' is neither a size class, mixed6, mixed-shared nor a file " + name +
                       "[.CNG].swc in " + dir_);
   }
-  static std::string stem_of(std::string file) {
-    for (const std::string suffix : {".CNG.swc", ".swc"})
-      if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0)
-        return file.substr(0, file.size() - suffix.size());
-    return file;
+  /// A cell's name: its file name without ".swc" / ".CNG.swc", except that X.CNG.swc is "X.CNG"
+  /// where X.swc is there too (two files, two cells: one name would read X.swc twice).
+  std::string name_of(const std::string& file) const {
+    static const std::string cng = ".CNG.swc", swc = ".swc";
+    const auto ends_with = [&](const std::string& suffix) {
+      return file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (ends_with(cng)) {
+      const std::string stem = file.substr(0, file.size() - cng.size());
+      return std::filesystem::exists(path(stem + swc)) ? stem + ".CNG" : stem;
+    }
+    return ends_with(swc) ? file.substr(0, file.size() - swc.size()) : file;
   }
 
  private:
@@ -235,9 +243,9 @@ std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
         }
         spec.label = "mixed6";
       } else {
-        for (const auto& stem : library.shared_stems()) {
-          spec.cells.push_back(library.shared_cell(stem));
-          spec.class_names.push_back(stem);
+        for (const auto& name : library.shared_names()) {
+          spec.cells.push_back(library.shared_cell(name));
+          spec.class_names.push_back(name);
         }
         spec.label = "shared" + std::to_string(spec.cells.size());
       }
@@ -248,8 +256,8 @@ std::vector<BatchSpec> batch_specs(const Options& o, CellLibrary& library) {
         mixed.push_back(s);
       }
     } else {
-      const std::string stem = CellLibrary::stem_of(library.file_of(name));
-      same.push_back({stem, false, false, {library.shared_cell(stem)}, {stem}});
+      const std::string cell = library.name_of(library.file_of(name));
+      same.push_back({cell, false, false, {library.shared_cell(cell)}, {cell}});
     }
   }
   same.insert(same.end(), mixed.begin(), mixed.end());
@@ -918,7 +926,7 @@ std::vector<std::string> hines_csv_notes() {
   return {
       "hines: layout = <layout>[<batch>]; batch = a size class (small-low .. big-high, algorithms/hines/"
       "size_classes.hpp: one morphology for every neuron), a shared cell at the default discretisation (file name "
-      "without .swc/.CNG.swc), mixed6,padded|grouped (the six classes round-robin) or sharedN,padded|grouped (the N "
+      "without .swc/.CNG.swc; X.CNG for X.CNG.swc where X.swc is there too), mixed6,padded|grouped (the six classes round-robin) or sharedN,padded|grouped (the N "
       "shared cells round-robin); padded = neurons in generation order, grouped = sorted by size then morphology "
       "(hines::Grouping::by_morphology); mixed batches are padded to their largest cell",
       "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
@@ -957,7 +965,7 @@ void check_hines_batches(const Options& o) {
     } else if (name == "mixed6") {
       for (const auto& c : hines::seed_size_classes) library.require_file(name, c.shared_file);
     } else if (name == "mixed-shared") {
-      library.shared_stems();
+      library.shared_names();
     } else {
       library.file_of(name);
     }

@@ -12,7 +12,7 @@ time. That is the figure docs/performance.md calls the strict ratio; the bench's
 each kernel and layout with itself instead. N_c follows the bench's round-robin (neuron k has
 morphology k mod C): N // C, plus one for the first N % C morphologies. The morphologies of mixed6
 are the six size classes in the order of algorithms/hines/size_classes.hpp; those of sharedC the
-shared cells' file stems, sorted, as the bench lists them (every single-cell batch of the same N
+shared cells' names (file stems; X.CNG for X.CNG.swc beside X.swc), sorted, as the bench lists them (every single-cell batch of the same N
 in the CSVs whose name is not a size class, C of them). A ratio whose single-morphology batches
 are missing is reported as such. Only rows of devices whose name contains --device (default:
 NVIDIA) count.
