@@ -44,8 +44,10 @@
 // it (random voltages, an extra membrane conductance, each row scaled by a random factor so that
 // a != b), so neurons differ and stay diagonally dominant M-matrices. Nothing moves between host
 // and device inside a timed region; x, the workspace and the status are preallocated. Every timed
-// result is checked: every neuron's status must be 0, and 16 sampled neurons are compared with a
-// long-double sequential Hines solve (bench_hines_oracle.hpp).
+// result is checked: every neuron's status must be 0, and sampled neurons are compared with a
+// long-double sequential Hines solve (bench_hines_oracle.hpp): every morphology's first and last,
+// the ends of the blocks of 32 that straddle two morphologies, the first, the last and 14 drawn
+// (bench_hines_sampling.hpp, at most 64).
 // CSV: size = rows of the batch (the largest cell, padding included); useful bytes count the real
 // rows only; layout = "<layout>[<batch>]" (hines_csv_notes()).
 
@@ -75,6 +77,7 @@
 #include "bench_environment.hpp"
 #include "bench_exec.hpp"
 #include "bench_hines_oracle.hpp"
+#include "bench_hines_sampling.hpp"
 #include "bench_problem.hpp"
 #include "bench_rows.hpp"
 #include "bench_timer.hpp"
@@ -522,7 +525,7 @@ bool check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
   if (!passed)
     ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(pop.systems) +
                                " neurons returned a nonzero status");
-  const auto slots = sample_systems(pop.systems, ctx.options.seed);
+  const auto slots = sample_neurons(pop.morphology_of_slot, pop.systems, ctx.options.seed);
   const index_type ns = static_cast<index_type>(slots.size()), rows = pop.rows;
   Kokkos::View<index_type*, Kokkos::HostSpace> slots_h("tridiag::bench::hines_slots", ns);
   for (index_type j = 0; j < ns; ++j) slots_h(j) = slots[j];
@@ -947,8 +950,9 @@ std::vector<std::string> hines_csv_notes() {
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
       "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "
       "max_rel_error = relative forward error vs a "
-      "long-double sequential Hines on 16 sampled neurons; a measurement whose check failed (a nonzero status, an "
-      "error above the bound, a pad row written) is left out: no row, not a baseline (speedups against it stay "
+      "long-double sequential Hines on sampled neurons (every morphology's first and last, the ends of the blocks "
+      "of 32 neurons that straddle two morphologies, the first, the last and 14 drawn; at most 64); a measurement "
+      "whose check failed (a nonzero status, an error above the bound, a pad row written) is left out: no row, not a baseline (speedups against it stay "
       "empty), named on stderr, exit status 1; memory_bytes = a, b, d, rhs, x, workspace, status, "
       "morphology ids and what hines::Morphologies allocates when the batch is built (parent, sizes, links, branch "
       "schedule); not counted: what the library builds on a kernel's first use and keeps (SubtreeParallel "
