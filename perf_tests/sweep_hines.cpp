@@ -315,9 +315,26 @@ KOKKOS_INLINE_FUNCTION double row_scale(std::uint64_t seed, index_type k, index_
   return 1.25 + 0.25 * hash_uniform(seed ^ 0x5ca1eULL, std::uint64_t(k) * std::uint64_t(rows) + std::uint64_t(i));
 }
 
-/// Draws the matrix and rhs of every slot from its morphology's template (cell comment above):
-/// V^n uniform in [-80, -50) mV, an extra conductance in [0, C/dt / 2) (open channels), rows
-/// scaled by row_scale; pad rows are identity rows (d = 1, a = b = rhs = 0); x = NaN.
+/// Row i of neuron k's matrix and rhs, from its morphology's template (cell comment above): V^n
+/// uniform in [-80, -50) mV, an extra conductance in [0, C/dt / 2) (open channels), the row scaled
+/// by row_scale; in double, before the conversion to Scalar. tmpl_* = the template's a, b, d, rhs0
+/// and cap of row i, p its parent row (-1: the root). GenerateNeurons draws the batch with it and
+/// the oracle rebuilds its sampled neurons with it on the host (generated_inputs).
+struct NeuronRow {
+  double a, b, d, rhs;
+};
+KOKKOS_INLINE_FUNCTION NeuronRow neuron_row(std::uint64_t seed, index_type k, index_type rows, index_type i, int p,
+                                            double tmpl_a, double tmpl_b, double tmpl_d, double tmpl_rhs0,
+                                            double cap) {
+  const double ri = row_scale(seed, k, rows, i), rp = p >= 0 ? row_scale(seed, k, rows, p) : 0.0;
+  const std::uint64_t base = (std::uint64_t(k) * std::uint64_t(rows) + std::uint64_t(i)) * 2u;
+  const double v = -65.0 + 15.0 * hash_uniform(seed, base);
+  const double extra = 0.25 * cap * (1.0 + hash_uniform(seed, base + 1));
+  return {ri * tmpl_a, rp * tmpl_b, ri * (tmpl_d + extra), ri * (tmpl_rhs0 + cap * v)};
+}
+
+/// Draws the matrix and rhs of every slot with neuron_row; pad rows are identity rows (d = 1,
+/// a = b = rhs = 0); x = NaN.
 template <class Scalar, class V, class Parent, class Template, class Ids, class Neurons, class Sizes>
 struct GenerateNeurons {
   V a, b, d, rhs, x;
@@ -333,16 +350,13 @@ struct GenerateNeurons {
     const index_type k = neuron(s), n = sizes(m);
     for (index_type i = 0; i < rows; ++i) {
       if (i < n) {
-        const int p = parent(m, i);
-        const double ri = row_scale(seed, k, rows, i), rp = p >= 0 ? row_scale(seed, k, rows, p) : 0.0;
-        const std::uint64_t base = (std::uint64_t(k) * std::uint64_t(rows) + std::uint64_t(i)) * 2u;
-        const double v = -65.0 + 15.0 * hash_uniform(seed, base);
-        const double cap = tmpl(m, 4, i);
-        const double extra = 0.25 * cap * (1.0 + hash_uniform(seed, base + 1));
-        a(s, i) = Scalar(ri * tmpl(m, 0, i));
-        b(s, i) = Scalar(rp * tmpl(m, 1, i));
-        d(s, i) = Scalar(ri * (tmpl(m, 2, i) + extra));
-        rhs(s, i) = Scalar(ri * (tmpl(m, 3, i) + cap * v));
+        const NeuronRow r =
+            neuron_row(seed, k, rows, i, parent(m, i), tmpl(m, 0, i), tmpl(m, 1, i), tmpl(m, 2, i), tmpl(m, 3, i),
+                       tmpl(m, 4, i));
+        a(s, i) = Scalar(r.a);
+        b(s, i) = Scalar(r.b);
+        d(s, i) = Scalar(r.d);
+        rhs(s, i) = Scalar(r.rhs);
       } else {
         a(s, i) = Scalar(0);
         b(s, i) = Scalar(0);
@@ -353,6 +367,47 @@ struct GenerateNeurons {
     }
   }
 };
+
+/// The inputs GenerateNeurons gave neuron k of `cell` in a batch of `rows` rows (pad rows
+/// included), rebuilt on the host from the template, as Scalar values held in double: what the
+/// oracle solves, so that a kernel that overwrote its inputs is not checked against them.
+template <class Scalar>
+void generated_inputs(const Cell& cell, index_type k, index_type rows, std::uint64_t seed, HinesSample& sample) {
+  for (auto* v : {&sample.a, &sample.b, &sample.d, &sample.rhs}) v->assign(static_cast<std::size_t>(rows), 0.0);
+  for (index_type i = 0; i < rows; ++i) {
+    if (i >= cell.size()) {
+      sample.d[i] = 1.0;
+      continue;
+    }
+    const NeuronRow r = neuron_row(seed, k, rows, i, cell.parent[i], cell.a[i], cell.b[i], cell.d[i], cell.rhs0[i],
+                                   cell.cap[i]);
+    sample.a[i] = static_cast<double>(static_cast<Scalar>(r.a));
+    sample.b[i] = static_cast<double>(static_cast<Scalar>(r.b));
+    sample.d[i] = static_cast<double>(static_cast<Scalar>(r.d));
+    sample.rhs[i] = static_cast<double>(static_cast<Scalar>(r.rhs));
+  }
+}
+
+/// Where the device's inputs of a sampled neuron (after the timed runs) differ from the rebuilt
+/// ones beyond `ulps` units of Scalar's last place: "" when nowhere. Not exact: a device compiler
+/// may contract neuron_row's multiply-adds (FMA) and round an input an ulp away from the host.
+inline std::string changed_input(const HinesSample& rebuilt, const std::vector<double>* device[4], double eps,
+                                 double ulps = 4) {
+  const char* names[4] = {"a", "b", "d", "rhs"};
+  const std::vector<double>* host[4] = {&rebuilt.a, &rebuilt.b, &rebuilt.d, &rebuilt.rhs};
+  for (int v = 0; v < 4; ++v)
+    for (std::size_t i = 0; i < host[v]->size(); ++i) {
+      const double want = (*host[v])[i], got = (*device[v])[i];
+      if (got != want && !(std::fabs(got - want) <= ulps * eps * std::fabs(want))) {  // == : an inf of float
+        std::ostringstream os;
+        os.precision(17);
+        os << names[v] << " of row " << i << " of neuron " << rebuilt.id << " holds " << got << " after the runs, "
+           << want << " was generated (a kernel wrote its inputs?)";
+        return os.str();
+      }
+    }
+  return "";
+}
 
 /// Copies sampled slots (a, b, d, rhs, x over all rows, and the status) into one buffer.
 template <class V, class Slots, class Out, class Status, class StatusOut>
@@ -508,7 +563,8 @@ std::string rate_key(const std::string& precision, index_type systems, const std
   return precision + "|" + std::to_string(systems) + "|" + kernel_layout + "|" + cls;
 }
 
-/// Every status 0, and the sampled neurons against the long-double oracle. pads_solved = false (a
+/// Every status 0, the sampled neurons' inputs as generated, and their solutions against the
+/// long-double oracle on inputs rebuilt on the host (generated_inputs). pads_solved = false (a
 /// kernel with solve_padding = false): the pad rows of x must still hold the NaN written before
 /// the runs, and the oracle checks the real rows. Returns whether all of it holds (each failure is
 /// reported and counted).
@@ -546,9 +602,17 @@ bool check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
     sample.id = slots[j];
     sample.size = cell.size();
     sample.parent = cell.parent;
-    std::vector<double>* dst[5] = {&sample.a, &sample.b, &sample.d, &sample.rhs, &sample.x};
-    for (int v = 0; v < 5; ++v) dst[v]->assign(&out_h(v, j * rows), &out_h(v, j * rows) + rows);
+    generated_inputs<Scalar>(cell, pop.neuron_at_slot[slots[j]], rows, ctx.options.seed, sample);
+    std::vector<double> device[4];
+    for (int v = 0; v < 4; ++v) device[v].assign(&out_h(v, j * rows), &out_h(v, j * rows) + rows);
+    const std::vector<double>* device_inputs[4] = {&device[0], &device[1], &device[2], &device[3]};
+    if (const std::string changed = changed_input(sample, device_inputs, eps); !changed.empty()) {
+      ctx.wrong_result(what, changed);
+      return false;
+    }
+    sample.x.assign(&out_h(4, j * rows), &out_h(4, j * rows) + rows);
     sample.status = status_h(j);
+    std::vector<double>* dst[5] = {&sample.a, &sample.b, &sample.d, &sample.rhs, &sample.x};
     if (!pads_solved) {
       for (index_type i = cell.size(); i < rows; ++i)
         if (!std::isnan(sample.x[i])) {
