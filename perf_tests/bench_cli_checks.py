@@ -120,6 +120,22 @@ def bad_batches_keep_csv():
         expect(f.read() == content, "all --batches smal-low: the existing CSV was changed")
 
 
+def no_host_baselines():
+    """--no-host-baselines leaves the speedup columns empty on a host space too (the flat row is
+    no baseline then), and prints no speedup."""
+    for space in ("default", "serial"):
+        path = os.path.join(WORK, "nhb_%s.csv" % space)
+        out, _ = run(["hines", "--batches", "small-low", "--systems", "16", "--precision", "double",
+                      "--exec", space, "--no-host-baselines", "--csv", path] + SMALL, 0)
+        rows = hines_rows(read_csv(path)[1])
+        expect(rows, "no hines rows")
+        for r in rows:
+            expect(r["speedup_vs_sequential"] == "" and r["speedup_vs_openmp"] == "",
+                   "--exec %s: speedup in %s %s" % (space, r["algorithm"], r["layout"]))
+            expect(not r["algorithm"].startswith("hines-"), "a host baseline ran: %s" % r["algorithm"])
+        expect(" vs sequential" not in out and " vs OpenMP" not in out, "--exec %s: a speedup printed" % space)
+
+
 def options_for_other_sweeps():
     """An option the named sweep does not use exits 2, naming the option and the sweep."""
     cases = [
@@ -212,7 +228,7 @@ def commit_string():
     expect(recorded() == "unknown", "without .git: not 'unknown'")
 
 
-CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, options_for_other_sweeps, duplicate_stems, commit_string)}
+CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps, duplicate_stems, commit_string)}
 
 
 def main():

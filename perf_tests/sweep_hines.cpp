@@ -31,8 +31,9 @@
 //    or of the shared cells when the run has them, e.g. --batches AA0013,BG001,...,mixed-shared);
 //  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
-//    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline;
-//    --no-host-baselines skips both (and the host copy of the batch they need).
+//    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline (x1);
+//    --no-host-baselines skips both (and the host copy of the batch they need) and leaves every
+//    speedup column empty, a host space's included.
 // Batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped unless --full.
 // What a point costs on an H100 (5081500): the GPU kernels take 0.3-150 ms, 600 ms for the
 // mixed-shared batch at 256,000 neurons; the sequential baseline took 0.4-3.3 s a call at 256,000
@@ -780,6 +781,9 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 #if defined(KOKKOS_ENABLE_OPENMP)
   if constexpr (flat && std::is_same_v<Exec, Kokkos::OpenMP>) role = Role::openmp;
 #endif
+  // --no-host-baselines: no baseline at all, not even a host space's own flat row; the speedup
+  // columns stay empty (--help), as on a GPU.
+  if (!ctx.options.host_baselines) role = Role::none;
   const std::string what = layout_label<Layout>() + " " + pt.pop.label(pt.precision);
   guarded_measurement(ctx, "hines/" + what,
                       [&] { measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines", role); });
@@ -847,7 +851,6 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     guarded_measurement(ctx, "hines_staged_branch_parallel_n4/" + what, [&] {
       measure<Staged>(ctx, pt, exec, bt, "hines_staged_branch_parallel_n4", Role::none, Staged{8, 0, true, 4});
     });
-    // --no-host-baselines: the speedup columns stay empty.
     if (ctx.options.host_baselines) {
       if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
         measure_host_baselines<Exec>(ctx, pt, bt, run_sequential);
@@ -1012,7 +1015,8 @@ std::vector<std::string> hines_csv_notes() {
       "mixed-shared notes compare with the same-morphology hines / hines_subtree_parallel rows); "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
-      "baseline); batches above 5e8 padded rows (mixed-shared at 256,000 neurons) are skipped without --full; "
+      "baseline; --no-host-baselines: no baseline, every speedup column empty); batches above 5e8 padded rows "
+      "(mixed-shared at 256,000 neurons) are skipped without --full; "
       "max_rel_error = relative forward error vs a "
       "long-double sequential Hines on sampled neurons (every morphology's first and last, the ends of the blocks "
       "of 32 neurons that straddle two morphologies, the first, the last and 14 drawn; at most 64); a measurement "
