@@ -157,6 +157,32 @@ def options_for_other_sweeps():
         expect(not os.path.exists(path), "%s: the CSV was created" % args)
 
 
+def ncp_baselines():
+    """On a mixed batch the rows that skip pad rows are compared with baselines that skip them too
+    (hines-sequential_ncp, hines-openmp_ncp), the others with the padded baselines."""
+    path = os.path.join(WORK, "ncp.csv")
+    run(["hines", "--batches", "mixed6", "--systems", "24", "--precision", "double", "--exec", "openmp",
+         "--csv", path] + SMALL, 0)
+    rows = [r for r in hines_rows(read_csv(path)[1]) if r["layout"].endswith("[mixed6,grouped]")]
+    by_name = {(r["algorithm"], r["layout"].split("[")[0]): r for r in rows}
+    for baseline in ("hines-sequential", "hines-sequential_ncp", "hines_ncp"):
+        expect((baseline, "flat") in by_name, "no %s row on flat: %s" % (baseline, sorted(by_name)))
+    padded_seq = float(by_name[("hines-sequential", "flat")]["time_ms"])
+    ncp_seq = float(by_name[("hines-sequential_ncp", "flat")]["time_ms"])
+    # OpenMP: the flat rows of the space itself are its baselines.
+    padded_omp = float(by_name[("hines", "flat")]["time_ms"])
+    ncp_omp = float(by_name[("hines_ncp", "flat")]["time_ms"])
+    for r in rows:
+        skips = r["algorithm"].endswith("_ncp")
+        t = float(r["time_ms"])
+        for column, reference in (("speedup_vs_sequential", ncp_seq if skips else padded_seq),
+                                  ("speedup_vs_openmp", ncp_omp if skips else padded_omp)):
+            expect(r[column] != "", "%s %s: %s empty" % (r["algorithm"], r["layout"], column))
+            got, want = float(r[column]), reference / t
+            expect(abs(got - want) <= 2e-3 * want + 1e-9,
+                   "%s %s: %s = %g, expected %g" % (r["algorithm"], r["layout"], column, got, want))
+
+
 def duplicate_stems():
     """X.swc and X.CNG.swc are two cells: mixed-shared holds both, the second named X.CNG, and
     --batches X.CNG names it."""
@@ -228,7 +254,7 @@ def commit_string():
     expect(recorded() == "unknown", "without .git: not 'unknown'")
 
 
-CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps, duplicate_stems, commit_string)}
+CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps, ncp_baselines, duplicate_stems, commit_string)}
 
 
 def main():

@@ -29,7 +29,10 @@
 //    and mixed-shared notes compare
 //    with the same-morphology rows of "hines" and "hines_subtree_parallel" (of the size classes,
 //    or of the shared cells when the run has them, e.g. --batches AA0013,BG001,...,mixed-shared);
-//  * the baselines of the speedup columns on the host, flat layout, PerNeuron: Kokkos::Serial
+//  * the baselines of the speedup columns on the host, flat layout, PerNeuron (on mixed batches also
+//    with solve_padding = false, "hines-sequential_ncp" and "hines-openmp_ncp": the baselines of the
+//    rows that skip the pad rows, which would otherwise be credited with the padding they skip;
+//    a host space's flat hines_ncp row is its own): Kokkos::Serial
 //    ("hines-sequential", skipped above 3e7 padded rows unless --full) and Kokkos::OpenMP on all
 //    threads ("hines-openmp"); a host space's own flat PerNeuron row is its baseline (x1);
 //    --no-host-baselines skips both (and the host copy of the batch they need) and leaves every
@@ -525,13 +528,15 @@ struct Batch {
 
 // ---- measurements -------------------------------------------------------------------------------
 
-/// Which speedup column a measurement is the denominator of, if any.
+/// Which speedup column a measurement is the denominator of, if any (of the rows that solve the pad
+/// rows or of those that skip them, as the measurement itself: Measurement::pads_solved).
 enum class Role { none, sequential, openmp };
 
 struct Measurement {
   Row row;
   Role role = Role::none;
   bool passed = true;         ///< every status 0 and the sampled neurons right (check_batch)
+  bool pads_solved = true;    ///< false: solve_padding = false, compared with baselines that skip them too
   std::string kernel_layout;  ///< "algorithm/layout" without the batch, for the comparison note
 };
 
@@ -736,33 +741,34 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   if (!solves_padding(options)) row.note = row.note.empty() ? "pad rows skipped" : row.note + ", pad rows skipped";
   row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, options); });
-  m.passed = check_batch<Exec>(ctx, pt, row, bt, solves_padding(options));
+  m.pads_solved = solves_padding(options);
+  m.passed = check_batch<Exec>(ctx, pt, row, bt, m.pads_solved);
   pt.results.push_back(std::move(m));
 }
 
 /// The host baselines on a host batch in the flat layout, except the one the chosen space already
-/// measured as its own flat PerNeuron row.
+/// measured as its own flat PerNeuron row; on mixed batches also without the pad rows ("_ncp",
+/// solve_padding = false), the baselines of the rows that skip them: the same rows solved.
 template <class Exec, class Scalar>
 void measure_host_baselines(BenchContext& ctx, Point& pt, const Batch<Scalar, layouts::Flat, Kokkos::HostSpace>& h,
                             bool run_sequential) {
+  const bool mixed = pt.pop.spec->mixed;
+  [[maybe_unused]] const auto baseline = [&](const auto& exec, const std::string& name, Role role) {
+    guarded_measurement(ctx, name + " " + pt.pop.label(pt.precision),
+                        [&] { measure<hines::algo::PerNeuron>(ctx, pt, exec, h, name, role); });
+    if (mixed)
+      guarded_measurement(ctx, name + "_ncp " + pt.pop.label(pt.precision), [&] {
+        measure<hines::algo::PerNeuron>(ctx, pt, exec, h, name + "_ncp", role, hines::algo::PerNeuron{false}, name);
+      });
+  };
 #if defined(KOKKOS_ENABLE_SERIAL)
   if constexpr (!std::is_same_v<Exec, Kokkos::Serial>) {
-    if (run_sequential)
-      guarded_measurement(ctx, "hines-sequential " + pt.pop.label(pt.precision), [&] {
-        measure<hines::algo::PerNeuron>(ctx, pt, Kokkos::Serial(), h, "hines-sequential", Role::sequential);
-      });
+    if (run_sequential) baseline(Kokkos::Serial(), "hines-sequential", Role::sequential);
   }
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-  if constexpr (!std::is_same_v<Exec, Kokkos::OpenMP>) {
-    guarded_measurement(ctx, "hines-openmp " + pt.pop.label(pt.precision), [&] {
-      measure<hines::algo::PerNeuron>(ctx, pt, Kokkos::OpenMP(), h, "hines-openmp", Role::openmp);
-    });
-  }
+  if constexpr (!std::is_same_v<Exec, Kokkos::OpenMP>) baseline(Kokkos::OpenMP(), "hines-openmp", Role::openmp);
 #endif
-  (void)ctx;
-  (void)pt;
-  (void)h;
   (void)run_sequential;
 }
 
@@ -788,11 +794,11 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
   guarded_measurement(ctx, "hines/" + what,
                       [&] { measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines", role); });
   // Mixed batches: the same kernel without the pad rows (solve_padding = false), compared in the
-  // mixed6 and mixed-shared notes with the same-morphology hines rows.
+  // mixed6 and mixed-shared notes with the same-morphology hines rows; on a host space's flat
+  // layout the baseline of the rows that skip the pad rows.
   if (pt.pop.spec->mixed)
     guarded_measurement(ctx, "hines_ncp/" + what, [&] {
-      measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines_ncp", Role::none, hines::algo::PerNeuron{false},
-                                      "hines");
+      measure<hines::algo::PerNeuron>(ctx, pt, exec, bt, "hines_ncp", role, hines::algo::PerNeuron{false}, "hines");
     });
   guarded_measurement(ctx, "hines_block_shared32/" + what, [&] {
     measure<BlockShared>(ctx, pt, exec, bt, "hines_block_shared" + std::to_string(block), Role::none);
@@ -873,11 +879,14 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 /// console. A measurement whose check failed is no row: its time would pass for that of a solve
 /// (check_batch said what went wrong); nor is it a baseline or a same-morphology rate.
 void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
-  std::optional<double> sequential, openmp;
+  // The baselines by whether they solve the pad rows ([1]) or skip them ([0], mixed batches): a row
+  // is compared with those that do the same work (the pad rows are 52% of mixed6's rows, 66% of
+  // the shared cells').
+  std::optional<double> sequential[2], openmp[2];
   for (const auto& m : pt.results) {
     if (!m.passed) continue;
-    if (m.role == Role::sequential) sequential = m.row.timing.median_ms();
-    if (m.role == Role::openmp) openmp = m.row.timing.median_ms();
+    if (m.role == Role::sequential) sequential[m.pads_solved] = m.row.timing.median_ms();
+    if (m.role == Role::openmp) openmp[m.pads_solved] = m.row.timing.median_ms();
   }
   const auto ratio = [](const std::optional<double>& reference, double t) -> std::optional<double> {
     if (!reference || !(t > 0)) return std::nullopt;
@@ -923,8 +932,8 @@ void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
     r.useful_GBps = traffic::gbps(row.useful_bytes, t);
     if (const auto reference = ctx.copy.for_space(row.on_device); reference && *reference > 0)
       r.pct_of_copy_bw = 100.0 * *r.useful_GBps / *reference;
-    r.speedup_vs_sequential = ratio(sequential, t);
-    r.speedup_vs_openmp = ratio(openmp, t);
+    r.speedup_vs_sequential = ratio(sequential[m.pads_solved], t);
+    r.speedup_vs_openmp = ratio(openmp[m.pads_solved], t);
     r.memory_bytes = row.memory_bytes;
     r.max_rel_error = row.max_rel_error;
     r.device = row.device;
@@ -1015,7 +1024,10 @@ std::vector<std::string> hines_csv_notes() {
       "mixed-shared notes compare with the same-morphology hines / hines_subtree_parallel rows); "
       "hines-sequential = Kokkos::Serial, flat, PerNeuron (skipped above 3e7 padded rows = neurons x size without "
       "--full); hines-openmp = Kokkos::OpenMP, flat, PerNeuron, all threads (a host space's own flat hines row is its "
-      "baseline; --no-host-baselines: no baseline, every speedup column empty); batches above 5e8 padded rows "
+      "baseline; --no-host-baselines: no baseline, every speedup column empty); on mixed batches the rows that skip "
+      "the pad rows (*_ncp) have their speedups against hines-sequential_ncp and hines-openmp_ncp (the same "
+      "baselines with solve_padding = false: the same rows solved; a host space's flat hines_ncp row is its own), "
+      "the others against the baselines that solve the pad rows; batches above 5e8 padded rows "
       "(mixed-shared at 256,000 neurons) are skipped without --full; "
       "max_rel_error = relative forward error vs a "
       "long-double sequential Hines on sampled neurons (every morphology's first and last, the ends of the blocks "
