@@ -148,7 +148,7 @@ struct SubtreeParallel {
   /// which one group walks alone) has a path of at least split_path rows, that path is cut into
   /// one segment per group and solved through composed maps (split_trunk.hpp): for batches too
   /// small to fill a GPU of cells with long unbranched stretches (H100, double: AA0013 at 1,000
-  /// and 2,327 neurons 1.24 -> 0.74 and 1.32 -> 0.83 ms, 2.6% slower at 25,600; the 11 shared
+  /// and 2,327 neurons 1.24 -> 0.74 and 1.32 -> 0.83 ms, 2.7% slower at 25,600; the 11 shared
   /// cells grouped at 25,600 neurons 1.78 -> 1.29 ms). 64 splits AA0013's trunk (a 664-row path
   /// with 8 groups), not the size classes' (at most 61 trunk rows). Results then differ from
   /// PerNeuron's by rounding (not bitwise); status codes are its. algo::Automatic takes 64 for
@@ -178,7 +178,8 @@ struct WarpStaged {
 /// and in float (impl::automatic_warp_staged); else, on a GPU, when the neurons alone cannot fill it and the
 /// cells are large, or the batch mixes morphologies grouped (HinesBatch::grouped_mix): SubtreeParallel
 /// on Interleaved and BlockInterleaved<32>; on Flat StagedBranchParallel for cells of up to 900
-/// rows, else BranchParallel where the neurons cannot fill the GPU; PerNeuron otherwise
+/// rows and for larger ones where staging leaves the batch enough neurons in flight, else
+/// BranchParallel where the neurons cannot fill the GPU; PerNeuron otherwise
 /// (automatic_algorithm). SubtreeParallel splits the long trunk paths
 /// of the morphologies with few neurons in the batch (impl::automatic_subtree_parallel): their
 /// neurons' results are then within rounding of PerNeuron's, not bitwise (unless split_trunks is

@@ -34,7 +34,7 @@
 // differently.
 // Measured on the H100 (docs/performance.md, 2026-11-26, f6a2d97, double): AA0013 at 1,000 and
 // 2,327 neurons 1.24 -> 0.74 and 1.32 -> 0.83 ms; the 11 shared cells grouped at 25,600 neurons
-// 1.78 -> 1.29 ms; AA0013 at 25,600 neurons (enough neurons to fill the GPU) 2.6% slower. Only the
+// 1.78 -> 1.29 ms; AA0013 at 25,600 neurons (enough neurons to fill the GPU) 2.7% slower. Only the
 // teams holding a split trunk take its barriers (SubtreeUnitFields::split_trunk).
 //
 // Table (one row of the partition's trunk table, trunk_size = split_trunk_marker):
