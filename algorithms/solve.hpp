@@ -6,7 +6,9 @@
 //
 // Same contract as each solver: asynchronous on `exec`, shapes checked first (throws
 // tridiag::invalid_argument without writing), per-system status codes (core/status.hpp), x may
-// be rhs. Returns the algorithm that ran.
+// be rhs but may share no storage with the matrix or otherwise overlap rhs (rejected: such an x
+// gave wrong results with status 0 in Thomas, and in the periodic solver). Returns the algorithm
+// that ran.
 
 #include <tridiag/algorithms/automatic_choice.hpp>
 #include <tridiag/algorithms/cyclic/cyclic_solve.hpp>

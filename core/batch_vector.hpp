@@ -101,8 +101,9 @@ namespace impl {
 /// their components differ.
 template <class U, class V>
 bool shares_elements(const U& u, const V& v) {
-  const auto bytes = [](const auto& w) {
-    return static_cast<std::size_t>(w.storage().extent(0)) * sizeof(typename std::decay_t<decltype(w)>::value_type);
+  const auto bytes = [](const auto& w) {  // the elements w addresses: [data, data + its span)
+    return static_cast<std::size_t>(w.mapping().required_span()) *
+           sizeof(typename std::decay_t<decltype(w)>::value_type);
   };
   const char* const u0 = reinterpret_cast<const char*>(u.data());
   const char* const v0 = reinterpret_cast<const char*>(v.data());
@@ -116,6 +117,24 @@ bool shares_elements(const U& u, const V& v) {
       return u.mapping().component == v.mapping().component;
   }
   return true;
+}
+
+/// Throws tridiag::invalid_argument (naming both) when `written`, a vector a solve writes, shares
+/// storage with `read`, one it reads.
+template <class W, class R>
+void require_apart(const char* where, const char* written_name, const W& written, const char* read_name,
+                   const R& read) {
+  require(!shares_elements(written, read), where, written_name, " shares storage with ", read_name);
+}
+
+/// Throws tridiag::invalid_argument when x overlaps rhs without being the same vector (in place is
+/// allowed: each solver reads a row of rhs before it writes that row of x).
+template <class X, class Rhs>
+void require_in_place_or_apart(const char* where, const X& x, const Rhs& rhs) {
+  require(!shares_elements(x, rhs) ||
+              (static_cast<const void*>(x.data()) == static_cast<const void*>(rhs.data()) &&
+               x.mapping().offset(0, 0) == rhs.mapping().offset(0, 0)),
+          where, "x overlaps rhs without being it (in place: pass the same vector)");
 }
 }  // namespace impl
 

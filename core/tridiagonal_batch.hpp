@@ -47,14 +47,37 @@ struct TridiagonalBatch {
 };
 
 namespace impl {
+/// Throws unless `written` (a vector the solve writes: x or a workspace vector) shares no storage
+/// with the matrix, whose diagonals every solver reads after it has written some of x (Thomas
+/// reads upper(i) after writing x(i); periodic's second sweep rereads the whole matrix).
+template <class Matrix, class W>
+void check_apart_from_matrix(const char* where, const char* name, const W& written, const Matrix& matrix) {
+  require_apart(where, name, written, "the matrix's lower diagonal", matrix.lower);
+  require_apart(where, name, written, "the matrix's diagonal", matrix.diag);
+  require_apart(where, name, written, "the matrix's upper diagonal", matrix.upper);
+}
+
+/// Throws unless a workspace vector the caller passed shares no storage with the matrix, rhs or x
+/// (a workspace that is x or rhs gave wrong results with status 0).
+template <class Matrix, class Rhs, class X, class W>
+void check_workspace_apart(const char* where, const char* name, const W& workspace, const Matrix& matrix,
+                           const Rhs& rhs, const X& x) {
+  check_apart_from_matrix(where, name, workspace, matrix);
+  require_apart(where, name, workspace, "rhs", rhs);
+  require_apart(where, name, workspace, "x", x);
+}
+
 /// The host-boundary checks every fixed-batch solver starts with: rhs and x have the matrix's
-/// shape, and the status (if given) one entry per system. Throws tridiag::invalid_argument.
+/// shape, the status (if given) one entry per system, and x shares no storage with the matrix and
+/// overlaps rhs only by being it (in place). Throws tridiag::invalid_argument.
 template <class Matrix, class Rhs, class X, class MemorySpace>
 void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& rhs, const X& x,
                            const StatusView<MemorySpace>& status) {
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
   check_status(where, status, matrix.systems());
+  check_apart_from_matrix(where, "x", x, matrix);
+  require_in_place_or_apart(where, x, rhs);
 }
 }  // namespace impl
 

@@ -839,19 +839,18 @@ namespace impl {
 /// b may be one vector: both are only read.)
 template <class Batch, class Rhs, class X, class W>
 void check_no_aliasing(const char* where, const Batch& batch, const Rhs& rhs, const X& x, const W& workspace) {
-  using tridiag::impl::shares_elements;
+  using tridiag::impl::require_apart;
   const auto check = [&](const char* name, const auto& written) {
-    require(!shares_elements(written, batch.a()), where, name, " shares storage with the matrix's a");
-    require(!shares_elements(written, batch.b()), where, name, " shares storage with the matrix's b");
-    require(!shares_elements(written, batch.d()), where, name, " shares storage with the matrix's d");
+    require_apart(where, name, written, "the matrix's a", batch.a());
+    require_apart(where, name, written, "the matrix's b", batch.b());
+    require_apart(where, name, written, "the matrix's d", batch.d());
   };
   check("x", x);
-  require(!shares_elements(x, rhs) || (x.data() == rhs.data() && x.mapping().offset(0, 0) == rhs.mapping().offset(0, 0)),
-          where, "x overlaps rhs without being it (in place: pass the same vector)");
+  tridiag::impl::require_in_place_or_apart(where, x, rhs);
   if (workspace.data() != nullptr) {
     check("the workspace", workspace);
-    require(!shares_elements(workspace, rhs), where, "the workspace shares storage with rhs");
-    require(!shares_elements(workspace, x), where, "the workspace shares storage with x");
+    require_apart(where, "the workspace", workspace, "rhs", rhs);
+    require_apart(where, "the workspace", workspace, "x", x);
   }
 }
 }  // namespace impl

@@ -102,7 +102,8 @@ struct ShermanMorrisonKernel {
 /// Solves the periodic systems A x = rhs of the batch (corners lower(s,0), upper(s,n-1) read), one
 /// thread per system (SerialShermanMorrison). The matrix is only read. Matrix scalars: float or
 /// double; rhs and x: the same, or Kokkos::complex of it. x may be the same BatchVector as rhs (in
-/// place). `status` (optional, one int per system) gets each system's code, as Thomas: k > 0 bad
+/// place); an x or workspace vector sharing storage with anything else the solve reads or writes
+/// is rejected (tridiag::invalid_argument). `status` (optional, one int per system) gets each system's code, as Thomas: k > 0 bad
 /// pivot of the modified matrix at row k, or k = n when the Sherman-Morrison denominator
 /// 1 + v^T z is zero, tiny or not finite (A singular); -k non-finite value at row k. A failed
 /// system's x is NaN, the other systems are unaffected. `workspace` (optional) avoids an
@@ -118,6 +119,11 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "periodic::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "periodic::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
+  if (workspace.allocated()) {
+    tridiag::impl::check_workspace_apart(where, "workspace.z", workspace.z, matrix, rhs, x);
+    tridiag::impl::check_workspace_apart(where, "workspace.g", workspace.g, matrix, rhs, x);
+    tridiag::impl::require_apart(where, "workspace.z", workspace.z, "workspace.g", workspace.g);
+  }
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;

@@ -104,7 +104,8 @@ struct GtsvKernel {
 /// Solves A x = rhs for every system of the batch by Gaussian elimination with partial pivoting
 /// (LAPACK ?gtsv; SerialGtsv), one thread per system. The matrix is only read. Matrix scalars:
 /// float or double; rhs and x: the same, or Kokkos::complex of it. x may be the same BatchVector
-/// as rhs (in place). `status` (optional, one int per system) gets each system's code: 0, k > 0
+/// as rhs (in place); an x or workspace vector sharing storage with anything else the solve reads
+/// or writes is rejected (tridiag::invalid_argument). `status` (optional, one int per system) gets each system's code: 0, k > 0
 /// when U(k,k) is exactly zero (singular, ?gtsv's INFO) or a pivot candidate is not finite, -k for
 /// a non-finite solution (SerialGtsv says which row k names); a failed system's x is NaN and the
 /// other systems are unaffected. `workspace` (optional) avoids an allocation per call: pass a
@@ -122,6 +123,14 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "pivoting::solve: the matrix scalar must be float or double (pivoting compares magnitudes)");
   constexpr const char* where = "pivoting::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
+  if (workspace.allocated()) {
+    tridiag::impl::check_workspace_apart(where, "workspace.diag", workspace.diag, matrix, rhs, x);
+    tridiag::impl::check_workspace_apart(where, "workspace.upper", workspace.upper, matrix, rhs, x);
+    tridiag::impl::check_workspace_apart(where, "workspace.upper2", workspace.upper2, matrix, rhs, x);
+    tridiag::impl::require_apart(where, "workspace.diag", workspace.diag, "workspace.upper", workspace.upper);
+    tridiag::impl::require_apart(where, "workspace.diag", workspace.diag, "workspace.upper2", workspace.upper2);
+    tridiag::impl::require_apart(where, "workspace.upper", workspace.upper, "workspace.upper2", workspace.upper2);
+  }
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;

@@ -157,9 +157,11 @@ Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(
 
 /// Solves A x = rhs for every system of the batch, one thread per system (on host cores without a
 /// workspace, one thread per group of systems solved in lockstep: host_group_thomas.hpp).
-/// x may be the same BatchVector as rhs (in place). `status` (optional, one int per system) gets
-/// each system's status code; `workspace` (optional) avoids an allocation per call: pass a
-/// Workspace of the batch's shape when solving inside a time loop.
+/// x may be the same BatchVector as rhs (in place); an x or workspace that shares storage with
+/// anything else the solve reads (the matrix, rhs) is rejected (tridiag::invalid_argument).
+/// `status` (optional, one int per system) gets each system's status code; `workspace` (optional)
+/// avoids an allocation per call: pass a Workspace of the batch's shape when solving inside a time
+/// loop.
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
 void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
@@ -169,6 +171,8 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "thomas::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
+  if (workspace.data() != nullptr)
+    tridiag::impl::check_workspace_apart(where, "the workspace", workspace, matrix, rhs, x);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   if constexpr (impl::runs_on_host<ExecSpace>) {
@@ -229,6 +233,8 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
                 "thomas::solve_padded: sizes must be a rank-1 View of index_type in the batch's memory space");
   constexpr const char* where = "thomas::solve_padded";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
+  if (workspace.data() != nullptr)
+    tridiag::impl::check_workspace_apart(where, "the workspace", workspace, matrix, rhs, x);
   layouts::impl::check_padded_sizes(where, matrix.diag, sizes);
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();

@@ -1,6 +1,10 @@
 // tridiag::solve: every algorithm behind the one entry point, and what Algorithm::automatic picks.
 
+#include <tridiag/algorithms/periodic/periodic_solve.hpp>
 #include <tridiag/algorithms/solve.hpp>
+
+#include <string>
+#include <utility>
 
 #include "thomas/thomas_checks.hpp"
 
@@ -37,6 +41,94 @@ TYPED_TEST(UnifiedSolve, EveryAlgorithmSolvesTheBatch) {
       EXPECT_NO_THROW(check(status)) << name(used);
       expect_matches_oracle(h, download(x), std::string(name(used)) + ", n = " + std::to_string(n));
     }
+  }
+}
+
+/// Runs `call`, which must throw tridiag::invalid_argument with `expected` in its message.
+template <class Call>
+void expect_rejected(Call&& call, const std::string& expected) {
+  try {
+    call();
+    ADD_FAILURE() << "accepted: " << expected;
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+}
+
+// x may be rhs (in place); an x or workspace sharing storage with anything else the solve reads
+// would change the solve's own inputs while it runs. Thomas wrote x(i) before reading upper(i)
+// (x = upper: wrong results with status 0), and a workspace that is x was wrong too; the periodic
+// solver rereads the matrix in its second sweep. Rejected before anything is written, by every
+// algorithm behind tridiag::solve, and for the workspaces of Thomas, periodic and pivoting.
+TYPED_TEST(UnifiedSolve, OutputsThatOverlapTheInputsAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using V = BatchVector<S, L, M>;
+  typename TypeParam::exec exec;
+  const index_type systems = 7, n = 12;
+  const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  auto sys = allocate_system<L, S, M>("u", systems, n);
+  upload(h.a, sys.matrix.lower);
+  upload(h.b, sys.matrix.diag);
+  upload(h.c, sys.matrix.upper);
+  upload(h.d, sys.rhs);
+  const auto& m = sys.matrix;
+  // x one scalar past rhs in one allocation: overlapping, not the same vector.
+  const std::size_t span = static_cast<std::size_t>(L(systems, n).required_span());
+  const typename V::storage_type both("both", span + 1);
+  const V shifted_rhs(Kokkos::subview(both, std::make_pair(std::size_t(0), span)), L(systems, n));
+  const V shifted_x(Kokkos::subview(both, std::make_pair(std::size_t(1), span + 1)), L(systems, n));
+  for (Algorithm algorithm : {Algorithm::automatic, Algorithm::thomas, Algorithm::partitioned, Algorithm::cr,
+                              Algorithm::pcr, Algorithm::cr_pcr, Algorithm::pivoting}) {
+    SCOPED_TRACE(name(algorithm));
+    SolveOptions options;
+    options.algorithm = algorithm;
+    const auto solve_into = [&](const V& rhs, const V& x) {
+      return [&, rhs, x] { tridiag::solve(exec, m, rhs, x, {}, options); };
+    };
+    expect_rejected(solve_into(sys.rhs, m.lower), "x shares storage with the matrix's lower diagonal");
+    expect_rejected(solve_into(sys.rhs, m.diag), "x shares storage with the matrix's diagonal");
+    expect_rejected(solve_into(sys.rhs, m.upper), "x shares storage with the matrix's upper diagonal");
+    expect_rejected(solve_into(shifted_rhs, shifted_x), "x overlaps rhs without being it");
+  }
+  V x("x", systems, n);
+  thomas::Workspace<S, L, M> own("w", systems, n);
+  expect_rejected([&] { thomas::solve(exec, m, sys.rhs, x, {}, x); }, "the workspace shares storage with x");
+  expect_rejected([&] { thomas::solve(exec, m, sys.rhs, x, {}, sys.rhs); }, "the workspace shares storage with rhs");
+  expect_rejected([&] { thomas::solve(exec, m, sys.rhs, x, {}, m.upper); },
+                  "the workspace shares storage with the matrix's upper diagonal");
+  periodic::Workspace<S, L, M> correction("c", systems, n);
+  auto same_z_g = correction;
+  same_z_g.g = same_z_g.z;
+  expect_rejected([&] { periodic::solve(exec, m, sys.rhs, x, {}, same_z_g); },
+                  "workspace.z shares storage with workspace.g");
+  auto z_is_x = correction;
+  z_is_x.z = x;
+  expect_rejected([&] { periodic::solve(exec, m, sys.rhs, x, {}, z_is_x); }, "workspace.z shares storage with x");
+  expect_rejected([&] { periodic::solve(exec, m, sys.rhs, m.diag, {}, correction); },
+                  "x shares storage with the matrix's diagonal");
+  pivoting::Workspace<S, L, M> band("b", systems, n);
+  auto upper_is_x = band;
+  upper_is_x.upper = x;
+  expect_rejected([&] { pivoting::solve(exec, m, sys.rhs, x, {}, upper_is_x); },
+                  "workspace.upper shares storage with x");
+  auto twice = band;
+  twice.upper2 = twice.diag;
+  expect_rejected([&] { pivoting::solve(exec, m, sys.rhs, x, {}, twice); },
+                  "workspace.diag shares storage with workspace.upper2");
+  // The allowed cases still solve: a workspace of its own, and in place.
+  thomas::solve(exec, m, sys.rhs, x, {}, own);
+  periodic::solve(exec, m, sys.rhs, x, {}, correction);
+  pivoting::solve(exec, m, sys.rhs, x, {}, band);
+  V in_place("in_place", systems, n);
+  Kokkos::deep_copy(in_place.storage(), sys.rhs.storage());
+  for (Algorithm algorithm : {Algorithm::thomas, Algorithm::partitioned, Algorithm::cr, Algorithm::pivoting}) {
+    SolveOptions options;
+    options.algorithm = algorithm;
+    Kokkos::deep_copy(in_place.storage(), sys.rhs.storage());
+    tridiag::solve(exec, m, in_place, in_place, {}, options);
+    expect_matches_oracle(h, download(in_place), std::string(name(algorithm)) + ", in place");
   }
 }
 
