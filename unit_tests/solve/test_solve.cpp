@@ -68,11 +68,7 @@ TYPED_TEST(UnifiedSolve, OutputsThatOverlapTheInputsAreRejected) {
   typename TypeParam::exec exec;
   const index_type systems = 7, n = 12;
   const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
-  auto sys = allocate_system<L, S, M>("u", systems, n);
-  upload(h.a, sys.matrix.lower);
-  upload(h.b, sys.matrix.diag);
-  upload(h.c, sys.matrix.upper);
-  upload(h.d, sys.rhs);
+  const auto sys = upload_system<TypeParam>(h);
   const auto& m = sys.matrix;
   // x one scalar past rhs in one allocation: overlapping, not the same vector.
   const std::size_t span = static_cast<std::size_t>(L(systems, n).required_span());
