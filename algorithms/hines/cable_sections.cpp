@@ -54,12 +54,8 @@ std::vector<CableSection> make_cable_sections(const Morphology& morphology) {
   const int n = static_cast<int>(s.size());
   require(n > 0, "hines::make_cable_sections", morphology.source, ": no samples");
   // A Morphology read by read_swc / parse_swc satisfies these; one built by hand is checked here.
-  require(morphology.parent_index.size() == s.size(), "hines::make_cable_sections", morphology.source, ": ",
-          morphology.parent_index.size(), " parent indices for ", n, " samples");
+  morphology.check_parent_order("hines::make_cable_sections");
   for (int i = 0; i < n; ++i) {
-    const int p = morphology.parent_index[static_cast<std::size_t>(i)];
-    require(p >= -1 && p < i, "hines::make_cable_sections", morphology.source, ": sample ", i, " has parent index ",
-            p, "; parents must come before their children (-1 for a root)");
     require(s[i].radius > 0 && std::isfinite(s[i].radius), "hines::make_cable_sections", morphology.source,
             ": sample ", i, " has radius ", s[i].radius, "; it must be positive");
     require(std::isfinite(s[i].x) && std::isfinite(s[i].y) && std::isfinite(s[i].z), "hines::make_cable_sections",

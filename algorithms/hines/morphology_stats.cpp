@@ -3,21 +3,13 @@
 #include <algorithm>
 #include <vector>
 
-#include <tridiag/core/errors.hpp>
-
 namespace tridiag::hines {
 
 MorphologyStats compute_stats(const Morphology& morphology) {
   const std::size_t n = morphology.samples.size();
-  // A Morphology read by read_swc / parse_swc satisfies these; one built by hand is checked here
-  // (a child listed before its parent gave a wrong max_depth, a short array a read out of range).
-  require(morphology.parent_index.size() == n, "hines::compute_stats", morphology.source, ": ",
-          morphology.parent_index.size(), " parent indices for ", n, " samples");
-  for (std::size_t i = 0; i < n; ++i) {
-    const int p = morphology.parent_index[i];
-    require(p >= -1 && p < static_cast<long>(i), "hines::compute_stats", morphology.source, ": sample ", i,
-            " has parent index ", p, "; parents must come before their children (-1 for a root)");
-  }
+  // One built by hand: a child listed before its parent gave a wrong max_depth, a short
+  // parent_index a read out of range.
+  morphology.check_parent_order("hines::compute_stats");
   MorphologyStats stats;
   stats.points = static_cast<long>(n);
   stats.soma = morphology.soma;

@@ -68,6 +68,16 @@ int Morphology::root_count() const {
   return static_cast<int>(std::count(parent_index.begin(), parent_index.end(), -1));
 }
 
+void Morphology::check_parent_order(const char* where) const {
+  require(parent_index.size() == samples.size(), where, source, ": ", parent_index.size(), " parent indices for ",
+          samples.size(), " samples");
+  for (std::size_t i = 0; i < parent_index.size(); ++i) {
+    const int p = parent_index[i];
+    require(p >= -1 && p < static_cast<long>(i), where, source, ": sample ", i, " has parent index ", p,
+            "; parents must come before their children (-1 for a root)");
+  }
+}
+
 SomaKind classify_soma(const std::vector<SwcSample>& samples,
                        const std::vector<int>& parent_index) {
   std::vector<int> soma;

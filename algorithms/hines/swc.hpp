@@ -70,6 +70,10 @@ struct Morphology {
 
   /// Number of roots (1 unless read with allow_forest).
   int root_count() const;
+  /// Throws tridiag::invalid_argument (message starting with `where`) unless parent_index has one
+  /// entry per sample, each -1 or below its sample's index. A Morphology read by read_swc /
+  /// parse_swc satisfies this; the stages that take one built by hand check it.
+  void check_parent_order(const char* where) const;
 };
 
 /// Classifies the soma of a parent-before-child sample list (see SomaKind).
