@@ -4,7 +4,7 @@ entries tridiag.perf.cli.<case>, perf_tests/CMakeLists.txt). Standard library on
 
 usage: bench_cli_checks.py BENCH WORKDIR CASE [CMAKE SCRIPT]
 
-BENCH: the tridiag-bench binary; WORKDIR: a scratch folder (emptied first); CASE: one of CASES;
+BENCH: the tridiag-bench binary (tridiag-bench-faults for the injected_* cases); WORKDIR: a scratch folder (emptied first); CASE: one of CASES;
 CMAKE SCRIPT: cmake and perf_tests/bench_commit.cmake (case commit_string).
 Exit 0 when the case holds, 1 with the reason on stderr otherwise, 77 when it cannot run here.
 """
@@ -29,9 +29,13 @@ def expect(condition, why):
         raise CheckFailed(why)
 
 
-def run(args, expect_status):
-    """Runs the bench with args; returns (stdout, stderr); checks the exit status."""
+def run(args, expect_status, fault=None):
+    """Runs the bench with args (and TRIDIAG_BENCH_FAULT=fault: BENCH is then tridiag-bench-faults);
+    returns (stdout, stderr); checks the exit status."""
     env = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+    env.pop("TRIDIAG_BENCH_FAULT", None)
+    if fault is not None:
+        env["TRIDIAG_BENCH_FAULT"] = fault
     done = subprocess.run([BENCH] + args, capture_output=True, text=True, env=env, timeout=280)
     if done.returncode == 77:
         sys.exit(77)
@@ -201,6 +205,108 @@ def duplicate_stems():
            (size["shared3,padded"], size["A.CNG"]))
 
 
+# The injected_* cases run tridiag-bench-faults (bench_faults.hpp): each makes one check fail on
+# purpose and asserts that the failed measurement is reported, leaves no row and is no baseline.
+
+
+def expect_left_out(err, what):
+    expect("WRONG RESULT" in err, "%s: no wrong result reported:\n%s" % (what, err[-3000:]))
+    expect("not written to the CSV" in err, "%s: the console does not say the row was left out:\n%s" %
+           (what, err[-3000:]))
+
+
+def sweep_rows(path, sweep):
+    return [r for r in read_csv(path)[1] if r["sweep"] == sweep]
+
+
+def injected_wrong_tridiag():
+    """tridiag sweep: a wrong sampled solution of the sequential baseline, then of thomas (every
+    layout; the flat one is OpenMP's baseline) leaves those rows out, and their speedup columns
+    empty in every other row; the other rows stay. Without the fault: every row, exit 0."""
+    args = ["tridiag", "--systems", "64", "--n", "16", "--precision", "double", "--exec", "openmp"] + SMALL
+    clean = os.path.join(WORK, "clean.csv")
+    run(args + ["--csv", clean], 0, fault="")
+    names = {r["algorithm"] for r in sweep_rows(clean, "tridiag")}
+    expect({"thomas", "thomas-sequential", "cr"} <= names, "unfaulted run: rows %s" % sorted(names))
+    for algorithm, column in (("thomas-sequential", "speedup_vs_sequential"), ("thomas", "speedup_vs_openmp")):
+        path = os.path.join(WORK, "%s.csv" % algorithm)
+        _, err = run(args + ["--csv", path], 1, fault="wrong-solution:" + algorithm)
+        expect_left_out(err, algorithm)
+        rows = sweep_rows(path, "tridiag")
+        left = {r["algorithm"] for r in rows}
+        expect(algorithm not in left, "%s: its rows were written" % algorithm)
+        expect(left == names - {algorithm}, "%s: rows %s, expected %s" % (algorithm, sorted(left),
+                                                                           sorted(names - {algorithm})))
+        for r in rows:
+            expect(r[column] == "", "%s failed, yet %s %s has %s = %s" % (algorithm, r["algorithm"], r["layout"],
+                                                                         column, r[column]))
+    comments, _ = read_csv(clean)
+    expect(any("left out" in c for c in comments), "the CSV notes do not say that failed rows are left out")
+
+
+def injected_wrong_vbatch_constant():
+    """vbatch and constant sweeps: a wrong sampled solution of one algorithm leaves its rows out
+    (exit 1) and keeps the others."""
+    cases = [(["vbatch", "--systems", "100", "--ranges", "1-40"], "vbatch", "thomas-cp"),
+             (["vbatch", "--systems", "100", "--ranges", "1-40"], "vbatch", "thomas-size-aware"),
+             (["constant", "--systems", "64", "--n", "16"], "constant", "thomas-constant-factored")]
+    for args, sweep, algorithm in cases:
+        args = args + ["--precision", "double"] + SMALL
+        clean, path = os.path.join(WORK, "clean_%s.csv" % sweep), os.path.join(WORK, "%s.csv" % algorithm)
+        run(args + ["--csv", clean], 0, fault="")
+        names = {r["algorithm"] for r in sweep_rows(clean, sweep)}
+        expect(algorithm in names and len(names) > 1, "%s unfaulted: rows %s" % (sweep, sorted(names)))
+        _, err = run(args + ["--csv", path], 1, fault="wrong-solution:" + algorithm)
+        expect_left_out(err, algorithm)
+        left = {r["algorithm"] for r in sweep_rows(path, sweep)}
+        expect(left == names - {algorithm}, "%s %s: rows %s" % (sweep, algorithm, sorted(left)))
+
+
+def injected_hines():
+    """hines sweep: device inputs that differ from the generated ones, and a wrong sampled solution
+    of the sequential baseline, each leave the measurement out (exit 1); no speedup is taken from
+    the failed baseline."""
+    args = ["hines", "--batches", "small-low", "--systems", "16", "--precision", "double", "--exec", "openmp"] + SMALL
+    clean = os.path.join(WORK, "clean.csv")
+    run(args + ["--csv", clean], 0, fault="")
+    names = {r["algorithm"] for r in hines_rows(read_csv(clean)[1])}
+    expect({"hines", "hines-sequential"} <= names, "unfaulted run: rows %s" % sorted(names))
+    path = os.path.join(WORK, "inputs.csv")
+    _, err = run(args + ["--csv", path], 1, fault="changed-inputs:hines")
+    expect_left_out(err, "changed-inputs")
+    expect("input" in err, "the message does not say that an input changed:\n%s" % err[-3000:])
+    left = {r["algorithm"] for r in hines_rows(read_csv(path)[1])}
+    expect(left == names - {"hines"}, "changed inputs: rows %s" % sorted(left))
+    path = os.path.join(WORK, "sequential.csv")
+    _, err = run(args + ["--csv", path], 1, fault="wrong-solution:hines-sequential")
+    expect_left_out(err, "wrong-solution")
+    rows = hines_rows(read_csv(path)[1])
+    expect({r["algorithm"] for r in rows} == names - {"hines-sequential"}, "wrong baseline: rows %s" %
+           sorted({r["algorithm"] for r in rows}))
+    for r in rows:
+        expect(r["speedup_vs_sequential"] == "", "%s %s: a speedup against the failed baseline" %
+               (r["algorithm"], r["layout"]))
+
+
+def injected_copy():
+    """copy sweep: copies that differ from their source are no rows (exit 1), and the rows of the
+    next sweep have no pct_of_copy_bw; an unknown fault exits 2."""
+    path = os.path.join(WORK, "copy.csv")
+    _, err = run(["copy", "--csv", path] + SMALL, 1, fault="unverified-copy")
+    expect_left_out(err, "unverified-copy")
+    expect(not sweep_rows(path, "copy"), "unverified copies were written")
+    path = os.path.join(WORK, "tridiag.csv")
+    run(["tridiag", "--systems", "64", "--n", "16", "--precision", "double", "--csv", path] + SMALL, 1,
+        fault="unverified-copy")
+    rows = sweep_rows(path, "tridiag")
+    expect(rows, "no tridiag rows")
+    for r in rows:
+        expect(r["pct_of_copy_bw"] == "", "%s %s: pct_of_copy_bw against an unverified copy" %
+               (r["algorithm"], r["layout"]))
+    _, err = run(["copy", "--csv", os.path.join(WORK, "unknown.csv")] + SMALL, 2, fault="wrong-solutions:thomas")
+    expect("TRIDIAG_BENCH_FAULT" in err, "an unknown fault is not named:\n%s" % err)
+
+
 def commit_string():
     """bench_commit.cmake: the short hash, '-dirty' for changed tracked files only, 'unknown'
     outside git; a file is rewritten only when its text changes. Args: CMAKE SCRIPT."""
@@ -254,7 +360,9 @@ def commit_string():
     expect(recorded() == "unknown", "without .git: not 'unknown'")
 
 
-CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps, ncp_baselines, duplicate_stems, commit_string)}
+CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps,
+                                 ncp_baselines, duplicate_stems, commit_string, injected_wrong_tridiag,
+                                 injected_wrong_vbatch_constant, injected_hines, injected_copy)}
 
 
 def main():

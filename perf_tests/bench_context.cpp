@@ -56,6 +56,10 @@ void BenchContext::wrong_result(const std::string& what, const std::string& why)
   message("tridiag-bench: WRONG RESULT: " + what + ": " + why);
 }
 
+void BenchContext::left_out(const std::string& what) {
+  message("tridiag-bench: " + what + ": not written to the CSV (its check failed, see above)");
+}
+
 void BenchContext::failed(const std::string& what, const std::string& why) {
   ++failed_measurements;
   message("tridiag-bench: FAILED: " + what + ": " + why);

@@ -18,6 +18,7 @@ namespace tridiag::bench {
 /// Copy figures measured in this process (GB/s, bytes counted as in bench_traffic.hpp).
 struct CopyReference {
   bool measured = false;
+  // A copy that failed its check leaves 0 (host) or nothing (device): no reference.
   double host_copy_GBps = 0;    ///< deep_copy HostSpace -> HostSpace, all host threads
   double host_triad_GBps = 0;   ///< STREAM triad, all host threads: the host reference
   std::optional<double> device_copy_GBps;  ///< deep_copy on the GPU: the device reference
@@ -47,6 +48,10 @@ struct BenchContext {
 
   /// Reports a wrong result loudly on stderr and counts it.
   void wrong_result(const std::string& what, const std::string& why);
+
+  /// Says on stderr that the measurement `what` is not written to the CSV because its check failed
+  /// (wrong_result said why): its time would pass for that of a solve.
+  void left_out(const std::string& what);
 
   /// Reports a measurement that could not run and counts it.
   void failed(const std::string& what, const std::string& why);

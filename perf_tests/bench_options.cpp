@@ -200,6 +200,8 @@ std::string usage() {
         "  --progress          progress bar on stderr even when it is not a terminal\n"
         "  --help              this text\n"
         "\n"
+        "A measurement whose check failed (a wrong result, an unverified copy) writes no CSV row and is\n"
+        "no baseline or copy reference.\n"
         "Exit status: 0 all results right, 1 a result was WRONG (see stderr), 2 bad command line,\n"
         "3 a measurement failed to run (e.g. out of memory), 77 CUDA build without a GPU.\n"
         "Environment: TRIDIAG_COMMIT overrides the commit recorded at build time.\n";

@@ -13,6 +13,7 @@
 
 #include "bench_context.hpp"
 #include "bench_environment.hpp"
+#include "bench_faults.hpp"
 #include "bench_oracle.hpp"
 #include "bench_timer.hpp"
 #include "bench_traffic.hpp"
@@ -37,25 +38,39 @@ struct Row {
   double useful_bytes = 0;
   std::int64_t memory_bytes = 0;
   std::optional<double> max_rel_error;
-  std::string note;  ///< appended to the console line
+  bool passed = true;  ///< cleared by a failed check (fail): emit_row writes no row then
+  std::string note;    ///< appended to the console line
 };
 
+/// Reports a wrong result of `row` and marks it failed: no CSV row, no baseline, no reference.
+inline void fail(BenchContext& ctx, const std::string& what, Row& row, const std::string& why) {
+  row.passed = false;
+  ctx.wrong_result(what, why);
+}
+
 /// Checks one sample (a system of any size, host copies in double) against LAPACK; folds its
-/// error into `row` and reports a wrong result. Returns false when wrong.
-inline bool check_sample(BenchContext& ctx, const std::string& what, Row& row, const HostSamples& sample, double eps) {
+/// error into `row` and reports a wrong result (fail). Returns false when wrong.
+inline bool check_sample(BenchContext& ctx, const std::string& what, Row& row, HostSamples sample, double eps) {
+  if (faults::wrong_solution(row.algorithm)) faults::corrupt(sample.x);
   const OracleResult r = check_with_lapack(sample, eps);
   const double e = r.max_rel_error;
   if (!row.max_rel_error)
     row.max_rel_error = e;
   else if (!std::isnan(*row.max_rel_error) && !(e <= *row.max_rel_error))
     row.max_rel_error = e;  // a NaN sticks
-  if (r.wrong) ctx.wrong_result(what, r.why);
+  if (r.wrong) fail(ctx, what, row, r.why);
   return !r.wrong;
 }
 
-/// Writes one row: sweep, precision, systems and size as given, the rest from `m`.
+/// Writes one row: sweep, precision, systems and size as given, the rest from `m`; a failed row
+/// only says on stderr that it is left out.
 inline void emit_row(BenchContext& ctx, const std::string& sweep, const std::string& precision, index_type systems,
                      index_type size, const Row& m) {
+  if (!m.passed) {
+    ctx.left_out(sweep + " " + m.algorithm + "/" + m.layout + " " + precision + " " + std::to_string(systems) +
+                 " systems on " + m.device);
+    return;
+  }
   CsvRow r;
   r.sweep = sweep;
   r.algorithm = m.algorithm;

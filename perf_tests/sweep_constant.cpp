@@ -19,6 +19,7 @@
 #include <tridiag/algorithms/thomas/constant_coefficients.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bench_context.hpp"
@@ -113,8 +114,8 @@ void check_constant(BenchContext& ctx, const CPoint& pt, Row& row, const Coeffic
                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, pt.systems),
                           CountNonzeroStatus<Status>{status}, failed);
   if (failed > 0)
-    ctx.wrong_result(
-        what, std::to_string(failed) + " of " + std::to_string(pt.systems) + " systems returned a nonzero status");
+    fail(ctx, what, row,
+         std::to_string(failed) + " of " + std::to_string(pt.systems) + " systems returned a nonzero status");
   const auto ids = sample_systems(pt.systems, ctx.options.seed);
   const index_type ns = static_cast<index_type>(ids.size()), n = pt.n;
   Kokkos::View<index_type*, Kokkos::HostSpace> ids_h("tridiag::bench::ids", ns);
@@ -136,7 +137,7 @@ void check_constant(BenchContext& ctx, const CPoint& pt, Row& row, const Coeffic
   for (int v = 0; v < 5; ++v)
     for (index_type k = 0; k < ns * n; ++k) dst[v]->push_back(out_h(v, k));
   samples.status.assign(status_h.data(), status_h.data() + ns);
-  check_sample(ctx, what, row, samples, eps);
+  check_sample(ctx, what, row, std::move(samples), eps);
 }
 
 template <class Scalar, class Layout, class Exec>
@@ -228,7 +229,8 @@ void run_point(BenchContext& ctx, const Exec& exec, index_type systems, index_ty
   for (auto& row : pt.rows) {
     double general_ms = 0;
     for (const auto& other : pt.rows)
-      if (other.algorithm == "thomas" && other.layout == row.layout) general_ms = other.timing.median_ms();
+      if (other.algorithm == "thomas" && other.layout == row.layout && other.passed)
+        general_ms = other.timing.median_ms();
     if (general_ms > 0 && row.algorithm != "thomas") {
       std::ostringstream ratio;
       ratio.precision(3);

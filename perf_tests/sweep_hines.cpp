@@ -535,7 +535,6 @@ enum class Role { none, sequential, openmp };
 struct Measurement {
   Row row;
   Role role = Role::none;
-  bool passed = true;         ///< every status 0 and the sampled neurons right (check_batch)
   bool pads_solved = true;    ///< false: solve_padding = false, compared with baselines that skip them too
   std::string kernel_layout;  ///< "algorithm/layout" without the batch, for the comparison note
 };
@@ -572,10 +571,10 @@ std::string rate_key(const std::string& precision, index_type systems, const std
 /// Every status 0, the sampled neurons' inputs as generated, and their solutions against the
 /// long-double oracle on inputs rebuilt on the host (generated_inputs). pads_solved = false (a
 /// kernel with solve_padding = false): the pad rows of x must still hold the NaN written before
-/// the runs, and the oracle checks the real rows. Returns whether all of it holds (each failure is
-/// reported and counted).
+/// the runs, and the oracle checks the real rows. The first failure is reported and counted, and
+/// clears row.passed (emit_point leaves the row out).
 template <class Exec, class Scalar, class Layout, class Memory>
-bool check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scalar, Layout, Memory>& bt,
+void check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scalar, Layout, Memory>& bt,
                  bool pads_solved) {
   const std::string what = row.algorithm + "/" + row.layout + " " + pt.pop.label(pt.precision) + " on " + row.device;
   const Population& pop = pt.pop;
@@ -583,10 +582,9 @@ bool check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
   Kokkos::parallel_reduce("tridiag::bench::hines_count_failed",
                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, pop.systems),
                           CountNonzeroStatus<StatusView<Memory>>{bt.status}, failed);
-  bool passed = failed == 0;
-  if (!passed)
-    ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(pop.systems) +
-                               " neurons returned a nonzero status");
+  if (failed > 0)
+    fail(ctx, what, row, std::to_string(failed) + " of " + std::to_string(pop.systems) +
+                             " neurons returned a nonzero status");
   const auto slots = sample_neurons(pop.morphology_of_slot, pop.systems, ctx.options.seed);
   const index_type ns = static_cast<index_type>(slots.size()), rows = pop.rows;
   Kokkos::View<index_type*, Kokkos::HostSpace> slots_h("tridiag::bench::hines_slots", ns);
@@ -611,20 +609,22 @@ bool check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
     generated_inputs<Scalar>(cell, pop.neuron_at_slot[slots[j]], rows, ctx.options.seed, sample);
     std::vector<double> device[4];
     for (int v = 0; v < 4; ++v) device[v].assign(&out_h(v, j * rows), &out_h(v, j * rows) + rows);
+    if (faults::changed_inputs(row.algorithm)) faults::corrupt(device[2]);
     const std::vector<double>* device_inputs[4] = {&device[0], &device[1], &device[2], &device[3]};
     if (const std::string changed = changed_input(sample, device_inputs, eps); !changed.empty()) {
-      ctx.wrong_result(what, changed);
-      return false;
+      fail(ctx, what, row, changed);
+      return;
     }
     sample.x.assign(&out_h(4, j * rows), &out_h(4, j * rows) + rows);
+    if (faults::wrong_solution(row.algorithm)) faults::corrupt(sample.x);
     sample.status = status_h(j);
     std::vector<double>* dst[5] = {&sample.a, &sample.b, &sample.d, &sample.rhs, &sample.x};
     if (!pads_solved) {
       for (index_type i = cell.size(); i < rows; ++i)
         if (!std::isnan(sample.x[i])) {
-          ctx.wrong_result(what, "pad row " + std::to_string(i) + " of neuron " + std::to_string(slots[j]) +
-                                     " was written (solve_padding = false)");
-          return false;
+          fail(ctx, what, row, "pad row " + std::to_string(i) + " of neuron " + std::to_string(slots[j]) +
+                                   " was written (solve_padding = false)");
+          return;
         }
       for (int v = 0; v < 5; ++v) dst[v]->resize(static_cast<std::size_t>(cell.size()));
     }
@@ -634,11 +634,10 @@ bool check_batch(BenchContext& ctx, const Point& pt, Row& row, const Batch<Scala
     else if (!std::isnan(*row.max_rel_error) && !(r.rel_error <= *row.max_rel_error))
       row.max_rel_error = r.rel_error;  // a NaN sticks
     if (r.wrong) {
-      ctx.wrong_result(what, r.why);
-      return false;  // one wrong neuron tells the story
+      fail(ctx, what, row, r.why);
+      return;  // one wrong neuron tells the story
     }
   }
-  return passed;
 }
 
 template <class Algorithm>
@@ -742,7 +741,7 @@ void measure(BenchContext& ctx, Point& pt, const Exec& exec, const Batch<Scalar,
   row.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { hines::solve(exec, bt.batch, bt.rhs, bt.x, bt.status, bt.workspace, options); });
   m.pads_solved = solves_padding(options);
-  m.passed = check_batch<Exec>(ctx, pt, row, bt, m.pads_solved);
+  check_batch<Exec>(ctx, pt, row, bt, m.pads_solved);
   pt.results.push_back(std::move(m));
 }
 
@@ -884,7 +883,7 @@ void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
   // the shared cells').
   std::optional<double> sequential[2], openmp[2];
   for (const auto& m : pt.results) {
-    if (!m.passed) continue;
+    if (!m.row.passed) continue;
     if (m.role == Role::sequential) sequential[m.pads_solved] = m.row.timing.median_ms();
     if (m.role == Role::openmp) openmp[m.pads_solved] = m.row.timing.median_ms();
   }
@@ -895,9 +894,8 @@ void emit_point(BenchContext& ctx, const Point& pt, RateTable& rates) {
   const BatchSpec& spec = *pt.pop.spec;
   for (const auto& m : pt.results) {
     const Row& row = m.row;
-    if (!m.passed) {
-      ctx.message("tridiag-bench: " + row.algorithm + "/" + row.layout + " " + pt.pop.label(pt.precision) + " on " +
-                  row.device + ": not written to the CSV (its check failed, see above)");
+    if (!row.passed) {
+      ctx.left_out(row.algorithm + "/" + row.layout + " " + pt.pop.label(pt.precision) + " on " + row.device);
       continue;
     }
     const double t = row.timing.median_ms();

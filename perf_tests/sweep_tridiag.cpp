@@ -21,12 +21,12 @@
 
 #include <climits>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -38,8 +38,10 @@
 #include "bench_context.hpp"
 #include "bench_environment.hpp"
 #include "bench_exec.hpp"
+#include "bench_faults.hpp"
 #include "bench_oracle.hpp"
 #include "bench_problem.hpp"
+#include "bench_rows.hpp"
 #include "bench_timer.hpp"
 #include "bench_traffic.hpp"
 #include "progress.hpp"
@@ -63,6 +65,7 @@ struct Measurement {
   double useful_bytes = 0;
   std::int64_t memory_bytes = 0;
   std::optional<double> max_rel_error;
+  bool passed = true;  ///< every status 0 and the sampled systems right (check_result)
 };
 
 struct Point {
@@ -81,18 +84,9 @@ double epsilon_of() {
   return static_cast<double>(std::numeric_limits<Scalar>::epsilon());
 }
 
-/// Runs f; an exception (allocation failure, invalid argument) is reported and counted, and the
-/// sweep goes on with the next measurement.
-void guarded(BenchContext& ctx, const std::string& what, const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    ctx.failed(what, e.what());
-  }
-}
-
 /// Checks the solution held in p.x against LAPACK; with_status also requires every system's
-/// status to be 0 (the matrices are strictly diagonally dominant: no breakdown is allowed).
+/// status to be 0 (the matrices are strictly diagonally dominant: no breakdown is allowed). A
+/// failure is reported and counted, and m.passed is cleared: emit_point writes no row for it.
 template <class Scalar, class Layout, class Memory>
 void check_result(BenchContext& ctx, const Point& pt, Measurement& m, const Problem<Scalar, Layout, Memory>& p,
                   bool with_status) {
@@ -105,14 +99,20 @@ void check_result(BenchContext& ctx, const Point& pt, Measurement& m, const Prob
     Kokkos::parallel_reduce(
         "tridiag::bench::count_failed", Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, p.systems),
         CountNonzeroStatus<std::remove_const_t<decltype(status)>>{status}, failed);
-    if (failed > 0)
+    if (failed > 0) {
+      m.passed = false;
       ctx.wrong_result(what, std::to_string(failed) + " of " + std::to_string(p.systems) +
                                  " systems returned a nonzero status");
+    }
   }
-  const HostSamples samples = gather_samples(p, sample_systems(p.systems, ctx.options.seed), with_status);
+  HostSamples samples = gather_samples(p, sample_systems(p.systems, ctx.options.seed), with_status);
+  if (faults::wrong_solution(m.algorithm)) faults::corrupt(samples.x);
   const OracleResult r = check_with_lapack(samples, epsilon_of<Scalar>());
   m.max_rel_error = r.max_rel_error;
-  if (r.wrong) ctx.wrong_result(what, r.why);
+  if (r.wrong) {
+    m.passed = false;
+    ctx.wrong_result(what, r.why);
+  }
 }
 
 /// The seed's sequential baseline: the textbook Thomas algorithm on one core, one system after
@@ -222,13 +222,13 @@ void measure_host_baselines(BenchContext& ctx, Point& pt, const Problem<Scalar, 
 #if defined(KOKKOS_ENABLE_SERIAL)
   if constexpr (!std::is_same_v<Exec, Kokkos::Serial>) {
     if (run_sequential)
-      guarded(ctx, "thomas-sequential " + pt.label(),
+      guarded_measurement(ctx, "thomas-sequential " + pt.label(),
               [&] { measure_thomas(ctx, pt, Kokkos::Serial(), h, "thomas-sequential", Role::sequential); });
   }
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   if constexpr (!std::is_same_v<Exec, Kokkos::OpenMP>) {
-    guarded(ctx, "thomas-openmp " + pt.label(),
+    guarded_measurement(ctx, "thomas-openmp " + pt.label(),
             [&] { measure_thomas(ctx, pt, Kokkos::OpenMP(), h, "thomas-openmp", Role::openmp); });
   }
 #endif
@@ -290,7 +290,7 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 #endif
   // One thread per system: not on long systems (run_point says so), unless it is the baseline.
   if (!pt.long_systems || role != Role::none)
-    guarded(ctx, "thomas/" + layout_label<Layout>() + " " + pt.label(),
+    guarded_measurement(ctx, "thomas/" + layout_label<Layout>() + " " + pt.label(),
             [&] { measure_thomas(ctx, pt, exec, p, "thomas", role); });
   // The cooperative solvers where they make sense: every one on the flat layout (their home),
   // the partitioned one and the automatic choice on the interleaved family too.
@@ -299,11 +299,11 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     std::vector<Algorithm> algorithms = {Algorithm::partitioned, Algorithm::automatic};
     if constexpr (flat) algorithms.insert(algorithms.end(), {Algorithm::cr, Algorithm::pcr, Algorithm::cr_pcr});
     for (const Algorithm algorithm : algorithms)
-      guarded(ctx, std::string(name(algorithm)) + "/" + layout_label<Layout>() + " " + pt.label(),
+      guarded_measurement(ctx, std::string(name(algorithm)) + "/" + layout_label<Layout>() + " " + pt.label(),
               [&] { measure_solver(ctx, pt, exec, p, algorithm); });
     if constexpr (flat) {
       auto variant = [&](const std::string& label, const partitioned::Options& opts) {
-        guarded(ctx, "partitioned" + label + "/" + layout_label<Layout>() + " " + pt.label(),
+        guarded_measurement(ctx, "partitioned" + label + "/" + layout_label<Layout>() + " " + pt.label(),
                 [&] { measure_solver(ctx, pt, exec, p, Algorithm::partitioned, label, opts); });
       };
       for (const index_type rows : ctx.options.partitioned_rows) {
@@ -329,7 +329,7 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
     if constexpr (std::is_same_v<Memory, Kokkos::HostSpace>) {
       measure_host_baselines<Exec>(ctx, pt, p, run_sequential);
     } else {
-      guarded(ctx, "host baselines " + pt.label(), [&] {
+      guarded_measurement(ctx, "host baselines " + pt.label(), [&] {
         Problem<Scalar, layouts::Flat, Kokkos::HostSpace> h(pt.systems, pt.n);
         const Kokkos::DefaultHostExecutionSpace host;
         generate(host, h, seed);
@@ -350,10 +350,12 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 #endif
 }
 
-/// Writes the rows of a measured point, with the speedups against its baselines.
+/// Writes the rows of a measured point, with the speedups against its baselines. A measurement
+/// whose check failed is no row (its time would pass for that of a solve) and no baseline.
 void emit_point(BenchContext& ctx, const Point& pt) {
   std::optional<double> sequential, openmp, cusparse_interleaved, cusparse_strided;
   for (const auto& m : pt.results) {
+    if (!m.passed) continue;
     const double t = m.timing.median_ms();
     switch (m.role) {
       case Role::sequential: sequential = t; break;
@@ -371,6 +373,10 @@ void emit_point(BenchContext& ctx, const Point& pt) {
   };
   const std::string commit_id = commit();
   for (const auto& m : pt.results) {
+    if (!m.passed) {
+      ctx.left_out(m.algorithm + "/" + m.layout + " " + pt.label() + " on " + m.device);
+      continue;
+    }
     CsvRow r;
     r.sweep = "tridiag";
     r.algorithm = m.algorithm;
@@ -432,7 +438,7 @@ void sweep_on(BenchContext& ctx, const Exec& exec) {
       for (const index_type systems : o.systems) {
         progress.step("tridiag " + precision + " " + std::to_string(systems) + " x " + std::to_string(n) + " on " +
                          Exec::name());
-        guarded(ctx, "tridiag " + precision + " " + std::to_string(systems) + " x " + std::to_string(n), [&] {
+        guarded_measurement(ctx, "tridiag " + precision + " " + std::to_string(systems) + " x " + std::to_string(n), [&] {
           if (precision == "float") run_point<float>(ctx, exec, systems, n);
           else run_point<double>(ctx, exec, systems, n);
         });
