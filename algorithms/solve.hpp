@@ -42,6 +42,9 @@ Algorithm solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layo
       break;
     case Algorithm::pivoting: pivoting::solve(exec, matrix, rhs, x, status); break;
     case Algorithm::automatic: break;  // resolved above
+    default:  // e.g. an integer from a configuration file cast to Algorithm: nothing would be solved
+      require(false, "tridiag::solve", "unknown algorithm ", static_cast<int>(algorithm),
+              " (not a value of tridiag::Algorithm)");
   }
   return algorithm;
 }

@@ -17,15 +17,24 @@
 namespace tridiag {
 
 namespace impl {
-/// Throws unless systems and rows are non-negative and the storage size fits in index_type.
+/// Throws unless systems and rows are non-negative, the storage size (padding and a packed
+/// UnifiedVector's other components included) fits in index_type, and a UnifiedVector's component
+/// lies inside its width (else offsets leave the span, or several elements share one).
 template <class Layout>
 void check_extents(const char* where, const Layout& map) {
   require(map.systems >= 0 && map.rows >= 0, where, "negative extent: ", map.systems, " systems x ",
           map.rows, " rows");
-  const index_type stored = map.stored_systems();
-  const index_type limit = std::numeric_limits<index_type>::max() / 8;
-  require(map.rows == 0 || stored <= limit / map.rows, where, "batch of ", map.systems, " systems x ",
-          map.rows, " rows overflows the index type");
+  index_type width = 1;
+  if constexpr (std::is_same_v<Layout, layouts::UnifiedVector>) {
+    require(map.width >= 1 && map.component >= 0 && map.component < map.width, where, "UnifiedVector of width ",
+            map.width, " and component ", map.component, ": needs width >= 1 and 0 <= component < width");
+    width = map.width;
+  }
+  const index_type limit = std::numeric_limits<index_type>::max() / 8 / width;
+  // systems first: stored_systems() rounds up, which would overflow next to the limit
+  require(map.systems <= limit - Layout::system_granularity &&
+              (map.rows == 0 || map.stored_systems() <= limit / map.rows),
+          where, "batch of ", map.systems, " systems x ", map.rows, " rows overflows the index type");
 }
 }  // namespace impl
 
@@ -203,16 +212,61 @@ BatchVector<std::remove_const_t<Scalar>, Layout, Kokkos::HostSpace> create_host_
   return {copy, v.mapping()};
 }
 
-/// Copies src into dst: same layout type and mapping, any two memory spaces. Fences.
+namespace impl {
+/// dst(s, i) = src(s, i), one work item per element (a functor: see core/kokkos_compat.hpp).
+template <class Dst, class Src>
+struct CopyElements {
+  Dst dst;
+  Src src;
+  index_type nsys;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
+    const index_type s = k % nsys, i = k / nsys;
+    dst(s, i) = src(s, i);
+  }
+};
+}  // namespace impl
+
+/// Copies src into dst: same layout type and shape, any two memory spaces. Fences. Vectors whose
+/// storage holds only their own elements (every layout but a packed UnifiedVector) must have the
+/// same mapping and are copied as one block; a packed UnifiedVector (width > 1: a component of a
+/// system from allocate_system) is copied element by element, so that the other components of its
+/// allocation are left alone (src's storage is first copied to dst's memory space when it lies
+/// elsewhere). Throws tridiag::invalid_argument when dst and src share storage without being the
+/// same vector.
 template <class DstScalar, class SrcScalar, class Layout, class DstMemory, class SrcMemory>
 void deep_copy(const BatchVector<DstScalar, Layout, DstMemory>& dst, const BatchVector<SrcScalar, Layout, SrcMemory>& src) {
-  require_same_shape("tridiag::deep_copy", "destination", dst, "source", src);
-  require(dst.mapping().required_span() == src.mapping().required_span(), "tridiag::deep_copy",
-          "storage spans differ (", dst.mapping().required_span(), " vs ", src.mapping().required_span(),
-          "): use layouts::convert for different mappings");
-  const auto n = src.mapping().required_span();
-  Kokkos::deep_copy(Kokkos::subview(dst.storage(), std::make_pair(index_type(0), n)),
-                    Kokkos::subview(src.storage(), std::make_pair(index_type(0), n)));
+  constexpr const char* where = "tridiag::deep_copy";
+  require_same_shape(where, "destination", dst, "source", src);
+  bool packed = false;
+  if constexpr (std::is_same_v<Layout, layouts::UnifiedVector>)
+    packed = dst.mapping().width > 1 || src.mapping().width > 1;
+  if (!packed) {
+    require(dst.mapping().required_span() == src.mapping().required_span(), where, "storage spans differ (",
+            dst.mapping().required_span(), " vs ", src.mapping().required_span(),
+            "): use layouts::convert for different mappings");
+    const auto n = src.mapping().required_span();
+    Kokkos::deep_copy(Kokkos::subview(dst.storage(), std::make_pair(index_type(0), n)),
+                      Kokkos::subview(src.storage(), std::make_pair(index_type(0), n)));
+    return;
+  }
+  if constexpr (std::is_same_v<Layout, layouts::UnifiedVector>) {
+    const bool same = static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data()) &&
+                      dst.mapping().width == src.mapping().width &&
+                      dst.mapping().component == src.mapping().component;
+    if (same) return;
+    require(!impl::shares_elements(dst, src), where, "the destination shares storage with the source");
+    using Exec = typename DstMemory::execution_space;
+    const index_type nsys = dst.systems(), total = nsys * dst.rows();
+    if (total == 0) return;
+    // In dst's memory space (the same View when src is there already; storage() is never
+    // const-qualified beyond its scalar, so the mirror is a plain copy).
+    const auto staged = Kokkos::create_mirror_view_and_copy(DstMemory(), src.storage());
+    const BatchVector<const std::remove_const_t<SrcScalar>, Layout, DstMemory> source(staged, src.mapping());
+    Kokkos::parallel_for(
+        "tridiag::deep_copy_elements", Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, total),
+        impl::CopyElements<BatchVector<DstScalar, Layout, DstMemory>, decltype(source)>{dst, source, nsys});
+    Kokkos::fence();
+  }
 }
 
 }  // namespace tridiag

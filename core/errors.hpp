@@ -11,7 +11,7 @@ namespace tridiag {
 /// Bad input detected on the host before any kernel runs: extents that disagree, sizes out of
 /// range, options that do not apply. Nothing has been written to any output when it is thrown.
 /// The message names the function and the offending values,
-/// e.g. "thomas::solve: rhs has 255 systems, matrix has 256".
+/// e.g. "thomas::solve: rhs is 255 systems x 64 rows, matrix is 256 systems x 64 rows".
 class invalid_argument : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;

@@ -51,6 +51,85 @@ TEST_F(BatchVectorTest, RejectsNegativeAndOverflowingExtents) {
   } catch (const invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("overflows"), std::string::npos) << e.what();
   }
+  // Rounding the systems up to whole tiles overflowed next to the limit: the span came out
+  // negative and a storage of 10 scalars was accepted.
+  using B = BatchVector<double, layouts::BlockInterleaved<32>, Kokkos::HostSpace>;
+  const Kokkos::View<double*, Kokkos::HostSpace> small("small", 10);
+  const index_type most = std::numeric_limits<index_type>::max();
+  EXPECT_THROW(B(small, layouts::BlockInterleaved<32>(most - 5, 1)), invalid_argument);
+  EXPECT_THROW(B(small, layouts::BlockInterleaved<32>(most / 8 - 5, 1)), invalid_argument);
+}
+
+// A UnifiedVector's width and component were never checked: component 3 of width 1 addressed past
+// the storage, width 0 put every element at one address, a negative width gave negative offsets.
+TEST_F(BatchVectorTest, UnifiedVectorWidthAndComponentAreChecked) {
+  using U = layouts::UnifiedVector;
+  using V = BatchVector<double, U, Kokkos::HostSpace>;
+  const Kokkos::View<double*, Kokkos::HostSpace> storage("storage", 3 * 2 * 4);
+  EXPECT_NO_THROW(V(storage, U(3, 2, 4, 3)));
+  EXPECT_NO_THROW(V(storage, U(3, 2, 1, 0)));
+  for (const auto& [width, component] : {std::pair<int, int>{1, 3}, {0, 0}, {-4, 0}, {4, 7}, {4, -1}, {4, 4}}) {
+    EXPECT_THROW(V(storage, U(3, 2, width, component)), invalid_argument) << width << ", " << component;
+    EXPECT_THROW(V("allocated", U(3, 2, width, component)), invalid_argument) << width << ", " << component;
+  }
+}
+
+// deep_copy of a component of a packed Unified-Vector system copied the whole packed allocation:
+// all four vectors. Staging each vector of a system on the host and copying it back lost the
+// earlier ones; a.rhs = b.rhs overwrote a's matrix. Now only the component is copied, across
+// memory spaces, between components and to and from a lone vector.
+TEST_F(BatchVectorTest, DeepCopyOfAPackedUnifiedVectorCopiesOneComponent) {
+  using U = layouts::UnifiedVector;
+  using M = Kokkos::DefaultExecutionSpace::memory_space;
+  using Vector = BatchVector<double, U, M>;
+  const index_type systems = 5, rows = 3;
+  const auto value = [](int component, index_type s, index_type i) { return 100.0 * (component + 1) + 10.0 * s + i; };
+  const auto stage = [&](const Vector& v, int component) {  // fill through a host copy, copy back
+    auto h = create_host_copy(v);
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < rows; ++i) h(s, i) = value(component, s, i);
+    deep_copy(v, h);
+  };
+  const auto expect_values = [&](const Vector& v, int component, const char* what) {
+    const auto h = create_host_copy(v);
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < rows; ++i)
+        EXPECT_EQ(h(s, i), value(component, s, i)) << what << ": system " << s << " row " << i;
+  };
+  auto a = allocate_system<U, double, M>("a", systems, rows);
+  auto b = allocate_system<U, double, M>("b", systems, rows);
+  const Vector* const va[] = {&a.matrix.lower, &a.matrix.diag, &a.matrix.upper, &a.rhs};
+  const Vector* const vb[] = {&b.matrix.lower, &b.matrix.diag, &b.matrix.upper, &b.rhs};
+  for (int c = 0; c < 4; ++c) {
+    stage(*va[c], c);
+    stage(*vb[c], 3 - c);
+  }
+  for (int c = 0; c < 4; ++c) {
+    expect_values(*va[c], c, "a staged on the host");
+    expect_values(*vb[c], 3 - c, "b staged on the host");
+  }
+  deep_copy(a.rhs, b.rhs);  // b.rhs holds component 0's values
+  expect_values(a.rhs, 0, "a.rhs = b.rhs");
+  for (int c = 0; c < 3; ++c) expect_values(*va[c], c, "a's matrix after a.rhs = b.rhs");
+  deep_copy(a.matrix.diag, b.matrix.lower);  // another component
+  expect_values(a.matrix.diag, 3, "a.diag = b.lower");
+  expect_values(a.matrix.lower, 0, "a.lower after a.diag = b.lower");
+  deep_copy(b.rhs, b.matrix.diag);  // two components of one allocation
+  expect_values(b.rhs, 2, "b.rhs = b.diag");
+  expect_values(b.matrix.diag, 2, "b.diag after b.rhs = b.diag");
+  expect_values(b.matrix.upper, 1, "b.upper after b.rhs = b.diag");
+  const Vector lone("lone", systems, rows);  // width 1
+  deep_copy(lone, a.matrix.upper);
+  expect_values(lone, 2, "lone = a.upper");
+  deep_copy(a.matrix.upper, b.matrix.lower);
+  deep_copy(b.matrix.lower, lone);
+  expect_values(b.matrix.lower, 2, "b.lower = lone");
+  expect_values(a.matrix.upper, 3, "a.upper = old b.lower");
+  deep_copy(a.rhs, a.rhs);  // itself: nothing to do
+  expect_values(a.rhs, 0, "a.rhs = a.rhs");
+  // A vector over the same storage that overlaps a component without being it.
+  const Vector overlapping(a.rhs.storage(), U(systems, rows, 1, 0));
+  EXPECT_THROW(deep_copy(overlapping, a.rhs), invalid_argument);
 }
 
 TEST_F(BatchVectorTest, MatrixDiagonalsMustAgree) {

@@ -114,6 +114,58 @@ TYPED_TEST(LayoutConversion, ShapeMismatchIsRejected) {
   EXPECT_THROW(layouts::convert(typename TypeParam::exec(), a, b), tridiag::invalid_argument);
 }
 
+// An in-place transpose loses the elements written before they are read (5 of 12 wrong, no
+// error, before convert checked): a destination sharing storage with the source is rejected.
+TYPED_TEST(LayoutConversion, SourceAndDestinationMustNotShareStorage) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  using L = typename TypeParam::layout;
+  BatchVector<S, L, M> a("a", 3, 4);
+  const BatchVector<S, layouts::Flat, M> flat_over_a(a.storage(), layouts::Flat(3, 4));
+  const typename TypeParam::exec exec;
+  EXPECT_THROW(layouts::convert(exec, a, flat_over_a), tridiag::invalid_argument);
+  EXPECT_THROW(layouts::convert(exec, flat_over_a, a), tridiag::invalid_argument);
+}
+
+// Every diagonal of both matrices is checked before any is converted: a wrong-shaped upper
+// diagonal used to throw only after lower and diag had been written.
+TYPED_TEST(LayoutConversion, MatrixChecksEveryDiagonalBeforeWriting) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  using L = typename TypeParam::layout;
+  using Src = TridiagonalBatch<S, L, M>;
+  using Dst = TridiagonalBatch<S, layouts::Flat, M>;
+  const typename TypeParam::exec exec;
+  Src src("src", 4, 5);
+  fill_storage(src.lower, S(1));
+  fill_storage(src.diag, S(2));
+  fill_storage(src.upper, S(3));
+  const auto untouched = [](const Dst& dst) {
+    for (const auto* v : {&dst.lower, &dst.diag, &dst.upper})
+      for (const S value : download(*v)) EXPECT_EQ(value, S(-7));
+  };
+  Dst dst("dst", 4, 5);
+  for (const auto* v : {&dst.lower, &dst.diag, &dst.upper}) fill_storage(*v, S(-7));
+  dst.upper = BatchVector<S, layouts::Flat, M>("short_upper", 4, 4);  // members are public
+  fill_storage(dst.upper, S(-7));
+  EXPECT_THROW(layouts::convert(exec, src, dst), tridiag::invalid_argument);
+  exec.fence();
+  untouched(dst);
+  Dst fine("fine", 4, 5);
+  for (const auto* v : {&fine.lower, &fine.diag, &fine.upper}) fill_storage(*v, S(-7));
+  Src bad_source = src;
+  bad_source.lower = BatchVector<S, L, M>("short_lower", 3, 5);
+  EXPECT_THROW(layouts::convert(exec, bad_source, fine), tridiag::invalid_argument);
+  exec.fence();
+  untouched(fine);
+  Dst aliased = fine;
+  aliased.upper = BatchVector<S, layouts::Flat, M>(fine.lower.storage(), layouts::Flat(4, 5));
+  EXPECT_THROW(layouts::convert(exec, src, aliased), tridiag::invalid_argument);  // two outputs in one
+  layouts::convert(exec, src, fine);
+  exec.fence();
+  for (const S value : download(fine.upper)) EXPECT_EQ(value, S(3));
+}
+
 TYPED_TEST(LayoutConversion, UnifiedVectorSystemSharesOneAllocation) {
   using S = typename TypeParam::scalar;
   using M = typename TypeParam::memory;

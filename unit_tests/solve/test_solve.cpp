@@ -144,5 +144,24 @@ TYPED_TEST(UnifiedSolve, AutomaticChoiceFollowsTheDocumentedRules) {
   }
 }
 
+// An Algorithm value outside the enumeration (an integer from a configuration file, cast) solved
+// nothing and returned as if it had run: x kept whatever it held.
+TYPED_TEST(UnifiedSolve, AnUnknownAlgorithmIsRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const typename TypeParam::exec exec;
+  auto sys = allocate_system<L, S, M>("sys", 4, 8);
+  BatchVector<S, L, M> x("x", 4, 8);
+  SolveOptions options;
+  options.algorithm = static_cast<Algorithm>(97);
+  try {
+    tridiag::solve(exec, sys.matrix, sys.rhs, x, {}, options);
+    FAIL() << "accepted";
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("97"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace tridiag::test
