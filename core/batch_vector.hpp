@@ -87,6 +87,9 @@ class BatchVector {
   KOKKOS_FORCEINLINE_FUNCTION index_type rows() const { return map_.rows; }
   const storage_type& storage() const { return storage_; }
   KOKKOS_FORCEINLINE_FUNCTION const Layout& mapping() const { return map_; }
+  /// The scalars of the storage, from data() on, that the vector addresses (its mapping's span,
+  /// padding included; the storage may be longer).
+  index_type required_span() const { return map_.required_span(); }
   std::string label() const { return storage_.label(); }
 
  private:
@@ -105,22 +108,41 @@ Vector allocate_uninitialized(const std::string& label, const typename Vector::l
 }
 
 namespace impl {
-/// Whether batch vectors u and v have an element at the same address (so that writing one changes
-/// the other). Vectors of one UnifiedVector allocation interleave without sharing elements when
-/// their components differ.
+template <class W>
+inline constexpr bool is_batch_vector = false;
+template <class Scalar, class Layout, class MemorySpace>
+inline constexpr bool is_batch_vector<BatchVector<Scalar, Layout, MemorySpace>> = true;
+template <class W>
+inline constexpr bool is_unified_vector = false;
+template <class Scalar, class MemorySpace>
+inline constexpr bool is_unified_vector<BatchVector<Scalar, layouts::UnifiedVector, MemorySpace>> = true;
+
+/// The bytes a vector addresses from its data() on: a Kokkos::View's span, or the required_span()
+/// of a BatchVector, layouts::RaggedVector or layouts::GroupedVector. Host-side arithmetic on
+/// extents only (nothing is read from the vector's memory).
+template <class W>
+std::size_t addressed_bytes(const W& w) {
+  std::size_t scalars;
+  if constexpr (Kokkos::is_view<W>::value) {
+    scalars = w.span();
+  } else {
+    scalars = static_cast<std::size_t>(w.required_span());
+  }
+  return scalars * sizeof(typename W::value_type);
+}
+
+/// Whether u and v (batch vectors, variable-batch vectors or Kokkos Views, in any combination)
+/// have an element at the same address, so that writing one changes the other: whether their
+/// address ranges [data, data + addressed_bytes) intersect. Vectors of one UnifiedVector
+/// allocation interleave without sharing elements when their components differ.
 template <class U, class V>
 bool shares_elements(const U& u, const V& v) {
-  const auto bytes = [](const auto& w) {  // the elements w addresses: [data, data + its span)
-    return static_cast<std::size_t>(w.mapping().required_span()) *
-           sizeof(typename std::decay_t<decltype(w)>::value_type);
-  };
   const char* const u0 = reinterpret_cast<const char*>(u.data());
   const char* const v0 = reinterpret_cast<const char*>(v.data());
-  if (u0 == nullptr || v0 == nullptr || bytes(u) == 0 || bytes(v) == 0) return false;
-  if (u0 + bytes(u) <= v0 || v0 + bytes(v) <= u0) return false;  // disjoint address ranges
-  using UL = typename U::layout_type;
-  using VL = typename V::layout_type;
-  if constexpr (std::is_same_v<UL, layouts::UnifiedVector> && std::is_same_v<VL, layouts::UnifiedVector>) {
+  const std::size_t u_bytes = addressed_bytes(u), v_bytes = addressed_bytes(v);
+  if (u0 == nullptr || v0 == nullptr || u_bytes == 0 || v_bytes == 0) return false;
+  if (u0 + u_bytes <= v0 || v0 + v_bytes <= u0) return false;  // disjoint address ranges
+  if constexpr (is_unified_vector<U> && is_unified_vector<V>) {
     if (u0 == v0 && sizeof(typename U::value_type) == sizeof(typename V::value_type) &&
         u.mapping().width == v.mapping().width && u.mapping().width > 1)
       return u.mapping().component == v.mapping().component;
@@ -137,13 +159,16 @@ void require_apart(const char* where, const char* written_name, const W& written
 }
 
 /// Throws tridiag::invalid_argument when x overlaps rhs without being the same vector (in place is
-/// allowed: each solver reads a row of rhs before it writes that row of x).
+/// allowed: each solver reads a row of rhs before it writes that row of x). Batch vectors are the
+/// same vector when they start at the same element; variable-batch vectors (RaggedVector,
+/// GroupedVector) when they have the same data(), their offsets or plan being the same (which
+/// their solvers check first).
 template <class X, class Rhs>
 void require_in_place_or_apart(const char* where, const X& x, const Rhs& rhs) {
-  require(!shares_elements(x, rhs) ||
-              (static_cast<const void*>(x.data()) == static_cast<const void*>(rhs.data()) &&
-               x.mapping().offset(0, 0) == rhs.mapping().offset(0, 0)),
-          where, "x overlaps rhs without being it (in place: pass the same vector)");
+  bool same = static_cast<const void*>(x.data()) == static_cast<const void*>(rhs.data());
+  if constexpr (is_batch_vector<X> && is_batch_vector<Rhs>)
+    same = same && x.mapping().offset(0, 0) == rhs.mapping().offset(0, 0);
+  require(!shares_elements(x, rhs) || same, where, "x overlaps rhs without being it (in place: pass the same vector)");
 }
 }  // namespace impl
 

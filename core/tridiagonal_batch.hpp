@@ -67,6 +67,23 @@ void check_workspace_apart(const char* where, const char* name, const W& workspa
   require_apart(where, name, workspace, "x", x);
 }
 
+/// The diagonals of a matrix that an entry point takes one by one (the variable-batch solvers:
+/// RaggedVector, GroupedVector), seen as a matrix by the checks here (they read .lower, .diag and
+/// .upper).
+template <class Vector>
+struct Diagonals {
+  const Vector& lower;
+  const Vector& diag;
+  const Vector& upper;
+};
+
+/// Throws unless x shares no storage with the matrix and overlaps rhs only by being it (in place).
+template <class Matrix, class Rhs, class X>
+void check_x_apart(const char* where, const Matrix& matrix, const Rhs& rhs, const X& x) {
+  check_apart_from_matrix(where, "x", x, matrix);
+  require_in_place_or_apart(where, x, rhs);
+}
+
 /// The host-boundary checks every fixed-batch solver starts with: rhs and x have the matrix's
 /// shape, the status (if given) one entry per system, and x shares no storage with the matrix and
 /// overlaps rhs only by being it (in place). Throws tridiag::invalid_argument.
@@ -76,8 +93,7 @@ void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& r
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
   check_status(where, status, matrix.systems());
-  check_apart_from_matrix(where, "x", x, matrix);
-  require_in_place_or_apart(where, x, rhs);
+  check_x_apart(where, matrix, rhs, x);
 }
 }  // namespace impl
 

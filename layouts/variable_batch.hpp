@@ -71,22 +71,23 @@ class RaggedVector {
   RaggedVector(const std::string& label, const offsets_type& offsets) : offsets_(offsets) {
     require(offsets.extent(0) >= 1, "RaggedVector", "offsets View must have systems + 1 entries");
     systems_ = static_cast<index_type>(offsets.extent(0)) - 1;
-    storage_ = storage_type(label, total_size());
+    span_ = total_size();
+    storage_ = storage_type(label, span_);
   }
 
   /// Wraps existing storage; throws if it is smaller than offsets(systems).
   RaggedVector(const storage_type& storage, const offsets_type& offsets) : storage_(storage), offsets_(offsets) {
     require(offsets.extent(0) >= 1, "RaggedVector", "offsets View must have systems + 1 entries");
     systems_ = static_cast<index_type>(offsets.extent(0)) - 1;
-    const index_type total = total_size();
-    require(static_cast<index_type>(storage.extent(0)) >= total, "RaggedVector", "storage holds ",
-            storage.extent(0), " scalars, offsets need ", total);
+    span_ = total_size();
+    require(static_cast<index_type>(storage.extent(0)) >= span_, "RaggedVector", "storage holds ",
+            storage.extent(0), " scalars, offsets need ", span_);
   }
 
   template <class Other, class = std::enable_if_t<std::is_same_v<std::add_const_t<Other>, Scalar> &&
                                                   !std::is_same_v<Other, Scalar>>>
   RaggedVector(const RaggedVector<Other, MemorySpace>& other)
-      : storage_(other.storage()), offsets_(other.offsets()), systems_(other.systems()) {}
+      : storage_(other.storage()), offsets_(other.offsets()), systems_(other.systems()), span_(other.required_span()) {}
 
   KOKKOS_FORCEINLINE_FUNCTION Scalar& operator()(index_type s, index_type i) const {
     return storage_(offsets_(s) + i);
@@ -98,6 +99,10 @@ class RaggedVector {
   KOKKOS_FORCEINLINE_FUNCTION index_type systems() const { return systems_; }
   const storage_type& storage() const { return storage_; }
   const offsets_type& offsets() const { return offsets_; }
+  /// The scalars from data() on that the vector addresses: offsets(systems), the total size,
+  /// read once when the vector was made (host; the solvers' overlap checks use it without
+  /// touching device memory).
+  index_type required_span() const { return span_; }
 
  private:
   index_type total_size() const {
@@ -108,6 +113,7 @@ class RaggedVector {
   storage_type storage_;
   offsets_type offsets_;
   index_type systems_ = 0;
+  index_type span_ = 0;  ///< offsets(systems), read at construction
 };
 
 /// Throws tridiag::invalid_argument (naming `where` and the vector) unless every vector shares
@@ -391,6 +397,9 @@ class GroupedVector {
   KOKKOS_FORCEINLINE_FUNCTION index_type systems() const { return plan_.systems(); }
   const storage_type& storage() const { return storage_; }
   KOKKOS_FORCEINLINE_FUNCTION const plan_type& plan() const { return plan_; }
+  /// The scalars from data() on that the vector addresses: the plan's span (group padding
+  /// included).
+  index_type required_span() const { return plan_.required_span(); }
 
  private:
   storage_type storage_;

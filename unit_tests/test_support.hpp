@@ -236,6 +236,18 @@ struct SolvedBatch {
   std::vector<int> status;
 };
 
+/// Runs `call`, which must throw tridiag::invalid_argument with `expected` in its message (the
+/// overlap tests: the message names both vectors).
+template <class Call>
+void expect_invalid_argument(Call&& call, const std::string& expected) {
+  try {
+    call();
+    ADD_FAILURE() << "accepted: " << expected;
+  } catch (const tridiag::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+}
+
 /// Largest team execution space E allows (2 for OpenMP on a 2-core machine, 1 for Serial).
 template <class E>
 int max_team_size() {

@@ -1,5 +1,7 @@
 // Variable batches: offsets and sizes, padded <-> offset-indexed round trips, identity padding.
 
+#include <utility>
+
 #include <tridiag/layouts/variable_batch.hpp>
 
 #include "test_support.hpp"
@@ -73,6 +75,43 @@ TYPED_TEST(VariableBatch, BadSizesAreRejectedWithTheirValues) {
   EXPECT_THROW(layouts::pad(typename TypeParam::exec(), ragged, too_short), tridiag::invalid_argument);
   Kokkos::View<S*, M> small("small", 5);
   EXPECT_THROW((layouts::RaggedVector<S, M>(small, offsets)), tridiag::invalid_argument);
+}
+
+// The solvers' overlap checks (impl::shares_elements) see the elements a variable-batch vector
+// addresses, from data() on: offsets(systems) scalars of a RaggedVector (read once when it is made,
+// whatever its storage's extent), the plan's span of a GroupedVector.
+TYPED_TEST(VariableBatch, OverlapChecksSeeTheElementsAVectorAddresses) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  using tridiag::impl::shares_elements;
+  using Ragged = layouts::RaggedVector<S, M>;
+  auto offsets = layouts::make_offsets<M>({4, 0, 2});
+  const Kokkos::View<S*, M> storage("storage", 13);
+  const auto range = [&](index_type from, index_type to) {
+    return Kokkos::View<S*, M>(storage, std::make_pair(std::size_t(from), std::size_t(to)));
+  };
+  const Ragged first(range(0, 13), offsets), second(range(6, 12), offsets), shifted(range(5, 11), offsets);
+  EXPECT_EQ(first.required_span(), 6);  // not the storage's 13
+  const layouts::RaggedVector<const S, M> read_only(first);
+  EXPECT_EQ(read_only.required_span(), 6);
+  EXPECT_FALSE(shares_elements(first, second));
+  EXPECT_TRUE(shares_elements(first, shifted));
+  EXPECT_TRUE(shares_elements(second, shifted));
+  EXPECT_TRUE(shares_elements(first, first));
+  EXPECT_TRUE(shares_elements(second, range(11, 12)));  // a plain View too
+  EXPECT_FALSE(shares_elements(second, range(12, 13)));
+  EXPECT_FALSE(shares_elements(first, Ragged()));  // nothing allocated
+  using Grouped = layouts::GroupedVector<S, M>;
+  const layouts::SizeGroupedPlan<M> plan({3, 1, 2}, 2);  // groups {3, 2}, {1}: 6 + 2 scalars
+  ASSERT_EQ(plan.required_span(), 8);
+  const Kokkos::View<S*, M> both("both", 17);
+  const Grouped low(Kokkos::View<S*, M>(both, std::make_pair(std::size_t(0), std::size_t(17))), plan);
+  const Grouped high(Kokkos::View<S*, M>(both, std::make_pair(std::size_t(8), std::size_t(16))), plan);
+  const Grouped off_by_one(Kokkos::View<S*, M>(both, std::make_pair(std::size_t(7), std::size_t(15))), plan);
+  EXPECT_EQ(low.required_span(), 8);
+  EXPECT_FALSE(shares_elements(low, high));
+  EXPECT_TRUE(shares_elements(low, off_by_one));
+  EXPECT_TRUE(shares_elements(high, off_by_one));
 }
 
 }  // namespace
