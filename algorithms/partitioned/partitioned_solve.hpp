@@ -384,7 +384,10 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
 /// for the longest system (plan() with its n) and every system is cut into as many chunks as its
 /// own size allows, so no padding is read, computed or written and the time follows the total size
 /// of the batch (NCP), not the number of systems times the longest. All vectors must share the
-/// diagonal's offsets View. x may be rhs (in place). Systems of up to 16 x 256 rows (the register
+/// diagonal's offsets View. x may be rhs (in place); an x that shares storage with a diagonal or
+/// overlaps rhs without being it is rejected (tridiag::invalid_argument), as by solve() (an x one
+/// scalar past rhs gave wrong results with status 0; an x on a diagonal overwrites the matrix this
+/// solve only reads). Systems of up to 16 x 256 rows (the register
 /// chunks of a team; no split across the device) on GPUs; any size on host spaces. Status codes
 /// per system as for solve().
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
@@ -403,6 +406,8 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   tridiag::impl::check_status(where, status, diag.systems());
   impl::check_options(where, opts);
   require(opts.split != Options::Split::always, where, "variable batches are not split across the device");
+  tridiag::impl::check_x_apart(
+      where, tridiag::impl::Diagonals<layouts::RaggedVector<MatrixScalar, MemorySpace>>{lower, diag, upper}, rhs, x);
   const index_type nsys = diag.systems();
   if (nsys == 0) return;
   index_type longest = 0;

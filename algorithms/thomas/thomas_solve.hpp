@@ -252,8 +252,12 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
 }
 
 /// Variable batch in offset-indexed storage (NCP without padding). All vectors share one offsets
-/// View (same systems and sizes); x may be rhs. `workspace` (optional, same offsets View) avoids
-/// an allocation, and the read of the total size that comes with it, per call.
+/// View (same systems and sizes); x may be rhs (in place). An x that shares storage with a
+/// diagonal or overlaps rhs without being it, or a workspace that shares storage with the
+/// diagonals, rhs or x, is rejected (tridiag::invalid_argument), as by thomas::solve: Thomas
+/// writes x(i) before it reads upper(i), and x and the workspace both hold values it reads back.
+/// `workspace` (optional, same offsets View) avoids an allocation, and the read of the total size
+/// that comes with it, per call.
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
 void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScalar, MemorySpace>& lower,
                   const layouts::RaggedVector<MatrixScalar, MemorySpace>& diag,
@@ -271,6 +275,10 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   const bool given = workspace.storage().data() != nullptr;
   if (given) layouts::require_same_offsets(where, diag, std::pair{"workspace", workspace});
   tridiag::impl::check_status(where, status, diag.systems());
+  using Diagonal = layouts::RaggedVector<MatrixScalar, MemorySpace>;
+  const tridiag::impl::Diagonals<Diagonal> matrix{lower, diag, upper};
+  tridiag::impl::check_x_apart(where, matrix, rhs, x);
+  if (given) tridiag::impl::check_workspace_apart(where, "the workspace", workspace, matrix, rhs, x);
   const index_type nsys = diag.systems();
   if (nsys == 0) return;
   using Matrix = std::remove_const_t<MatrixScalar>;

@@ -2,6 +2,8 @@
 // oracle system by system; empty and single-row systems mixed in; every split of the launch;
 // bitwise equal to partitioned::solve when all systems have one size; failures reported per system.
 
+#include <utility>
+
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
 
@@ -142,22 +144,60 @@ TYPED_TEST(PartitionedRagged, MismatchesAndSplitsAreRejected) {
   using M = typename TypeParam::memory;
   auto offsets = layouts::make_offsets<M>({3, 4, 5});
   auto other = layouts::make_offsets<M>({3, 4, 5});
-  layouts::RaggedVector<S, M> a("a", offsets), x("x", other);
+  // y: an x of its own (an x that is the matrix would be rejected for that instead).
+  layouts::RaggedVector<S, M> a("a", offsets), x("x", other), y("y", offsets);
   typename TypeParam::exec exec;
   EXPECT_THROW(partitioned::solve_ragged(exec, a, a, a, a, x), tridiag::invalid_argument);
   StatusView<M> short_status("status", 2);
-  EXPECT_THROW(partitioned::solve_ragged(exec, a, a, a, a, a, short_status), tridiag::invalid_argument);
+  expect_invalid_argument([&] { partitioned::solve_ragged(exec, a, a, a, a, y, short_status); }, "status has 2");
   partitioned::Options opts;
   opts.split = partitioned::Options::Split::always;
-  EXPECT_THROW(partitioned::solve_ragged(exec, a, a, a, a, a, {}, opts), tridiag::invalid_argument);
+  expect_invalid_argument([&] { partitioned::solve_ragged(exec, a, a, a, a, y, {}, opts); }, "not split");
   // On a GPU a variable batch is solved with chunks in registers only: 100-row chunks are refused.
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
     auto long_offsets = layouts::make_offsets<M>({100, 50});
-    layouts::RaggedVector<S, M> l("l", long_offsets);
+    layouts::RaggedVector<S, M> l("l", long_offsets), lx("lx", long_offsets);
     opts = {};
     opts.threads_per_system = 1;
-    EXPECT_THROW(partitioned::solve_ragged(exec, l, l, l, l, l, {}, opts), tridiag::invalid_argument);
+    EXPECT_THROW(partitioned::solve_ragged(exec, l, l, l, l, lx, {}, opts), tridiag::invalid_argument);
   }
+}
+
+// x may be rhs (in place: a chunk reads its rows of rhs before it writes them of x); an x that
+// shares storage with a diagonal or overlaps rhs otherwise is rejected before anything is
+// written. Before the check, x one scalar past rhs gave wrong results with status 0, and an x on
+// a diagonal overwrote the matrix.
+TYPED_TEST(PartitionedRagged, OutputsThatOverlapTheInputsAreRejected) {
+  using S = typename TypeParam::scalar;
+  using V = layouts::RaggedVector<S, typename TypeParam::memory>;
+  const index_type systems = 20, nmax = 60;
+  const auto sizes = random_sizes(systems, 10, nmax, test_seed() + 5);
+  const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + 5);
+  RaggedBatch<TypeParam> batch(h, sizes);
+  typename TypeParam::exec exec;
+  const index_type total = batch.d.required_span();
+  const typename V::storage_type both("both", total + 1);
+  const V shifted_rhs(Kokkos::subview(both, std::make_pair(index_type(0), total)), batch.offsets);
+  const V shifted_x(Kokkos::subview(both, std::make_pair(index_type(1), total + 1)), batch.offsets);
+  const auto ragged = [&](const V& rhs, const V& out) {
+    return [&, rhs, out] { partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, rhs, out); };
+  };
+  expect_invalid_argument(ragged(batch.d, batch.a), "x shares storage with the matrix's lower diagonal");
+  expect_invalid_argument(ragged(batch.d, batch.b), "x shares storage with the matrix's diagonal");
+  expect_invalid_argument(ragged(batch.d, batch.c), "x shares storage with the matrix's upper diagonal");
+  expect_invalid_argument(ragged(shifted_rhs, shifted_x), "x overlaps rhs without being it");
+  const auto expect_intact = [&](const V& v, const std::vector<S>& flat, const char* name) {
+    const auto now = download_ragged(v, sizes, nmax);
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < sizes[s]; ++i) ASSERT_EQ(now[s * nmax + i], flat[s * nmax + i]) << name << " written";
+  };
+  expect_intact(batch.a, h.a, "lower");
+  expect_intact(batch.b, h.b, "diag");
+  expect_intact(batch.c, h.c, "upper");
+  expect_intact(batch.d, h.d, "rhs");
+  // In place still solves.
+  partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, batch.d);
+  expect_variable_solution(h, sizes, download_ragged(batch.d, sizes, nmax), "in place");
 }
 
 }  // namespace

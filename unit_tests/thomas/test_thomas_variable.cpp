@@ -2,6 +2,7 @@
 // (padding turned into identity rows), against the oracle system by system.
 
 #include <random>
+#include <utility>
 
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
@@ -85,6 +86,68 @@ TYPED_TEST(ThomasVariable, RaggedStorageNeedsNoPadding) {
   const auto padded = download_ragged(x, sizes, nmax);
   expect_variable_solution(h, sizes, padded, "ragged NCP");
   EXPECT_NO_THROW(tridiag::check(status));
+}
+
+// x may be rhs (in place: Thomas reads d(i) before it writes x(i)); anything else x or the
+// workspace shares with the solve's inputs is rejected before anything is written. On ragged
+// storage (before the check): x = upper gave wrong results with status 0 (Thomas writes x(i)
+// before it reads upper(i)), as did x one scalar past rhs and a workspace that is x; x = lower or
+// diag and a workspace on a diagonal or rhs gave the right x but overwrote the inputs.
+TYPED_TEST(ThomasVariable, OutputsThatOverlapTheInputsAreRejected) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  using V = layouts::RaggedVector<S, M>;
+  typename TypeParam::exec exec;
+  const index_type systems = 9, nmax = 30;
+  const auto sizes = random_sizes(systems, 5, nmax, test_seed() + 11);  // with an empty and a 1-row system
+  const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + 11);
+  auto offsets = layouts::make_offsets<M>(sizes);
+  V a("a", offsets), b("b", offsets), c("c", offsets), d("d", offsets), x("x", offsets), work("w", offsets);
+  upload_ragged(h.a, sizes, nmax, a);
+  upload_ragged(h.b, sizes, nmax, b);
+  upload_ragged(h.c, sizes, nmax, c);
+  upload_ragged(h.d, sizes, nmax, d);
+  // x one scalar past rhs in one allocation: overlapping, not the same vector.
+  const index_type total = d.required_span();
+  const typename V::storage_type both("both", total + 1);
+  const V shifted_rhs(Kokkos::subview(both, std::make_pair(index_type(0), total)), offsets);
+  const V shifted_x(Kokkos::subview(both, std::make_pair(index_type(1), total + 1)), offsets);
+  const auto ragged = [&](const V& rhs, const V& out, const V& workspace) {
+    return [&, rhs, out, workspace] { thomas::solve_ragged(exec, a, b, c, rhs, out, {}, workspace); };
+  };
+  expect_invalid_argument(ragged(d, a, {}), "x shares storage with the matrix's lower diagonal");
+  expect_invalid_argument(ragged(d, b, {}), "x shares storage with the matrix's diagonal");
+  expect_invalid_argument(ragged(d, c, {}), "x shares storage with the matrix's upper diagonal");
+  expect_invalid_argument(ragged(shifted_rhs, shifted_x, {}), "x overlaps rhs without being it");
+  expect_invalid_argument(ragged(d, x, x), "the workspace shares storage with x");
+  expect_invalid_argument(ragged(d, x, d), "the workspace shares storage with rhs");
+  expect_invalid_argument(ragged(d, x, c), "the workspace shares storage with the matrix's upper diagonal");
+  // The padded storage has had the same checks since 3a447ba (check_solve_arguments).
+  using L = typename TypeParam::layout;
+  auto sys = upload_system<TypeParam>(h);
+  const auto sizes_view = layouts::make_sizes<M>(sizes);
+  BatchVector<S, L, M> xp("xp", systems, nmax);
+  expect_invalid_argument([&] { thomas::solve_padded(exec, sys.matrix, sys.rhs, sys.matrix.upper, sizes_view); },
+                          "x shares storage with the matrix's upper diagonal");
+  expect_invalid_argument([&] { thomas::solve_padded(exec, sys.matrix, sys.rhs, xp, sizes_view, {}, xp); },
+                          "the workspace shares storage with x");
+  // Nothing was written: the inputs are intact.
+  const auto expect_intact = [&](const V& v, const std::vector<S>& flat, const char* name) {
+    const auto now = download_ragged(v, sizes, nmax);
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < sizes[s]; ++i) ASSERT_EQ(now[s * nmax + i], flat[s * nmax + i]) << name << " written";
+  };
+  expect_intact(a, h.a, "lower");
+  expect_intact(b, h.b, "diag");
+  expect_intact(c, h.c, "upper");
+  expect_intact(d, h.d, "rhs");
+  // The allowed cases still solve: a workspace of its own, and in place.
+  thomas::solve_ragged(exec, a, b, c, d, x, {}, work);
+  expect_variable_solution(h, sizes, download_ragged(x, sizes, nmax), "ragged, own workspace");
+  thomas::solve_ragged(exec, a, b, c, d, d, {}, work);
+  expect_variable_solution(h, sizes, download_ragged(d, sizes, nmax), "ragged, in place");
+  thomas::solve_padded(exec, sys.matrix, sys.rhs, sys.rhs, sizes_view);
+  expect_variable_solution(h, sizes, download(sys.rhs), "padded, in place");
 }
 
 TYPED_TEST(ThomasVariable, MismatchedOffsetsAndSizesAreRejected) {
