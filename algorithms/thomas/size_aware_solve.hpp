@@ -71,10 +71,13 @@ struct SizeAwareThomasKernel {
 }  // namespace impl
 
 /// Solves every system of a size-grouped variable batch, one thread per system. All vectors must
-/// share one plan (the same SizeGroupedPlan object or a copy of it); x may be rhs. `status`
-/// (optional) is indexed by system, in the caller's numbering. `workspace` (optional, same plan)
-/// avoids an allocation per call. Asynchronous on exec; throws tridiag::invalid_argument before
-/// any kernel runs when the vectors disagree.
+/// share one plan (the same SizeGroupedPlan object or a copy of it); x may be rhs (in place).
+/// `status` (optional) is indexed by system, in the caller's numbering. `workspace` (optional,
+/// same plan) avoids an allocation per call. Asynchronous on exec; throws
+/// tridiag::invalid_argument before any kernel runs when the vectors disagree, when x shares
+/// storage with a diagonal or overlaps rhs without being it, or when the workspace shares storage
+/// with the diagonals, rhs or x (as thomas::solve: the Thomas core writes x(i) before it reads
+/// upper(i), and reads x and the workspace back).
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
 void solve_size_aware(const ExecSpace& exec, const layouts::GroupedVector<MatrixScalar, MemorySpace>& lower,
                       const layouts::GroupedVector<MatrixScalar, MemorySpace>& diag,
@@ -96,9 +99,12 @@ void solve_size_aware(const ExecSpace& exec, const layouts::GroupedVector<Matrix
   same("rhs", rhs);
   same("x", x);
   tridiag::impl::check_status(where, status, plan.systems());
+  const tridiag::impl::Diagonals<layouts::GroupedVector<MatrixScalar, MemorySpace>> matrix{lower, diag, upper};
+  tridiag::impl::check_x_apart(where, matrix, rhs, x);
   using Matrix = std::remove_const_t<MatrixScalar>;
   if (workspace.storage().data() != nullptr) {
     same("workspace", workspace);
+    tridiag::impl::check_workspace_apart(where, "the workspace", workspace, matrix, rhs, x);
   } else {
     workspace = layouts::GroupedVector<Matrix, MemorySpace>(
         typename layouts::GroupedVector<Matrix, MemorySpace>::storage_type(

@@ -9,6 +9,7 @@
 #include <tridiag/algorithms/thomas/size_aware_solve.hpp>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
+#include <utility>
 
 #include "thomas/variable_checks.hpp"
 
@@ -270,6 +271,63 @@ TYPED_TEST(ThomasSizeAware, BadInputThrowsAndWritesNothing) {
   for (std::size_t e = 0; e < xs.extent(0); ++e) ASSERT_EQ(xs(e), S(42));
   auto xo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_other.storage());
   for (std::size_t e = 0; e < xo.extent(0); ++e) ASSERT_EQ(xo(e), S(42));
+}
+
+// x may be rhs (in place: each row of rhs is read before that row of x is written); anything else
+// x or the workspace shares with the solve's inputs is rejected before anything is written.
+// Before the check: x = upper gave wrong results with status 0 (the Thomas core writes x(i)
+// before it reads upper(i)), as did x one scalar past rhs and a workspace that is x; x = lower or
+// diag and a workspace on a diagonal or rhs gave the right x but overwrote the inputs.
+TYPED_TEST(ThomasSizeAware, OutputsThatOverlapTheInputsAreRejected) {
+  using S = typename TypeParam::scalar;
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  using V = layouts::GroupedVector<S, M>;
+  const std::vector<index_type> sizes = {12, 30, 0, 5, 40, 1, 12, 7, 40, 21};
+  const auto g = make_grouped_case<S, E>(sizes, 4, test_seed() + 3);
+  const auto reference = solve_size_aware_poisoned<S, E>(g).first;
+  E exec;
+  const index_type span = g.plan.required_span();
+  const typename V::storage_type both("both", span + 1);
+  const V shifted_rhs(Kokkos::subview(both, std::make_pair(index_type(0), span)), g.plan);
+  const V shifted_x(Kokkos::subview(both, std::make_pair(index_type(1), span + 1)), g.plan);
+  V x("x", g.plan), work("w", g.plan);
+  const auto size_aware = [&](const V& rhs, const V& out, const V& workspace) {
+    return [&, rhs, out, workspace] { thomas::solve_size_aware(exec, g.a, g.b, g.c, rhs, out, {}, workspace); };
+  };
+  expect_invalid_argument(size_aware(g.d, g.a, {}), "x shares storage with the matrix's lower diagonal");
+  expect_invalid_argument(size_aware(g.d, g.b, {}), "x shares storage with the matrix's diagonal");
+  expect_invalid_argument(size_aware(g.d, g.c, {}), "x shares storage with the matrix's upper diagonal");
+  expect_invalid_argument(size_aware(shifted_rhs, shifted_x, {}), "x overlaps rhs without being it");
+  expect_invalid_argument(size_aware(g.d, x, x), "the workspace shares storage with x");
+  expect_invalid_argument(size_aware(g.d, x, g.d), "the workspace shares storage with rhs");
+  expect_invalid_argument(size_aware(g.d, x, g.c), "the workspace shares storage with the matrix's upper diagonal");
+  expect_invalid_argument(size_aware(g.d, x, g.a), "the workspace shares storage with the matrix's lower diagonal");
+  // Nothing was written: the inputs are intact.
+  const auto unpacked = [&](const V& v) {
+    layouts::RaggedVector<S, M> r("r", g.offsets);
+    layouts::unpack(exec, v, r);
+    exec.fence();
+    return padded_host(r, sizes, g.h.rows);
+  };
+  const auto nan_padded = [&](const std::vector<S>& flat) {
+    std::vector<S> v(flat.size(), nan_of<S>());
+    for (std::size_t s = 0; s < sizes.size(); ++s)
+      for (index_type i = 0; i < sizes[s]; ++i) v[s * g.h.rows + i] = flat[s * g.h.rows + i];
+    return v;
+  };
+  EXPECT_TRUE(bitwise_equal(unpacked(g.a), nan_padded(g.h.a))) << "lower written";
+  EXPECT_TRUE(bitwise_equal(unpacked(g.b), nan_padded(g.h.b))) << "diag written";
+  EXPECT_TRUE(bitwise_equal(unpacked(g.c), nan_padded(g.h.c))) << "upper written";
+  EXPECT_TRUE(bitwise_equal(unpacked(g.d), nan_padded(g.h.d))) << "rhs written";
+  // The allowed cases still solve, bitwise as without them: a workspace of its own, and in place.
+  thomas::solve_size_aware(exec, g.a, g.b, g.c, g.d, x, {}, work);
+  EXPECT_TRUE(bitwise_equal(unpacked(x), reference)) << "own workspace";
+  V in_place("in_place", g.plan);
+  Kokkos::deep_copy(exec, in_place.storage(), g.d.storage());
+  thomas::solve_size_aware(exec, g.a, g.b, g.c, in_place, in_place, {}, work);
+  EXPECT_TRUE(bitwise_equal(unpacked(in_place), reference)) << "in place";
+  expect_variable_solution(g.h, sizes, unpacked(in_place), "size-aware, in place");
 }
 
 }  // namespace
