@@ -98,6 +98,18 @@ struct SerialThomasSolveFactored {
 };
 
 namespace impl {
+/// Throws unless `written` (x of a factorized solve) shares no storage with the factorization's
+/// arrays (Factorization or ConstantFactorization): right-hand side r reads the factors of system
+/// r % systems, which the other right-hand sides of that system read too, and the backward sweep
+/// reads upper_factor(i) after x(i) was written.
+template <class W, class Factors>
+void check_apart_from_factors(const char* where, const char* name, const W& written, const Factors& factors) {
+  using tridiag::impl::require_apart;
+  require_apart(where, name, written, "factors.lower", factors.lower);
+  require_apart(where, name, written, "factors.inverse_pivot", factors.inverse_pivot);
+  require_apart(where, name, written, "factors.upper_factor", factors.upper_factor);
+}
+
 /// Kernel of thomas::factorize (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
 template <class A, class B, class C, class InvW, class G, class Status>
 struct FactorizeKernel {
@@ -134,7 +146,11 @@ struct SolveFactoredKernel {
 }  // namespace impl
 
 /// Computes the factors of every system. Systems with a bad pivot get status k > 0 and NaN
-/// factors (their later solves give NaN and the same status).
+/// factors (their later solves give NaN and the same status). The matrix is only read:
+/// factors.inverse_pivot and factors.upper_factor may share no storage with its diagonals or with
+/// each other (tridiag::invalid_argument). Factors over the lower diagonal (which factors.lower
+/// keeps for the solves), inverse_pivot over the upper one (row i written before upper(i) is
+/// read) and factors shifted against a diagonal gave wrong solves with status 0.
 template <class ExecSpace, class MatrixScalar, class Layout, class MemorySpace>
 void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
                Factorization<std::remove_const_t<MatrixScalar>, Layout, MemorySpace>& factors,
@@ -144,6 +160,10 @@ void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layou
   constexpr const char* where = "thomas::factorize";
   require_same_shape(where, "factorization", factors.inverse_pivot, "matrix", matrix.diag);
   tridiag::impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_apart_from_matrix(where, "factors.inverse_pivot", factors.inverse_pivot, matrix);
+  tridiag::impl::check_apart_from_matrix(where, "factors.upper_factor", factors.upper_factor, matrix);
+  tridiag::impl::require_apart(where, "factors.inverse_pivot", factors.inverse_pivot, "factors.upper_factor",
+                               factors.upper_factor);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   const auto inv_w = factors.inverse_pivot, g = factors.upper_factor;
@@ -156,7 +176,9 @@ void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layou
 }
 
 /// Solves with precomputed factors; rhs and x hold k * systems right-hand sides (k >= 1),
-/// right-hand side r using the factors of system r % systems. x may be rhs.
+/// right-hand side r using the factors of system r % systems. x may be rhs (in place); an x that
+/// shares storage with the factors (factors.lower, the matrix's lower diagonal, included) or
+/// overlaps rhs without being it is rejected (tridiag::invalid_argument).
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
 void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, MemorySpace>& factors,
            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
@@ -173,6 +195,8 @@ void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, Memo
   require((nsys == 0 && rhs.systems() == 0) || (nsys > 0 && rhs.systems() % nsys == 0), where, "rhs has ",
           rhs.systems(), " systems, not a multiple of the factorization's ", nsys);
   tridiag::impl::check_status(where, status, rhs.systems());
+  impl::check_apart_from_factors(where, "x", x, factors);
+  tridiag::impl::require_in_place_or_apart(where, x, rhs);
   const index_type nrhs = rhs.systems();
   if (nrhs == 0) return;
   const auto a = factors.lower;

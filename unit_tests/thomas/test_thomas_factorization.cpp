@@ -1,7 +1,10 @@
 // Factorize once / solve many: bitwise equal to thomas::solve, several right-hand sides per system,
 // failed factorizations reported at solve time too.
 
+#include <cmath>
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include <tridiag/algorithms/thomas/thomas_factorization.hpp>
 
@@ -100,6 +103,84 @@ TYPED_TEST(ThomasFactorization, WrongRightHandSideCountsAreRejected) {
   EXPECT_THROW(thomas::solve(exec, factors, rhs, x6), tridiag::invalid_argument);   // rhs and x differ
   thomas::Factorization<S, L, M> wrong("w", 4, 7);
   EXPECT_THROW(thomas::factorize(exec, matrix, wrong), tridiag::invalid_argument);
+}
+
+// factorize only reads the matrix and the factorized solve only reads the factors: outputs that
+// share storage with them are rejected before anything is written; x may be rhs (in place: each
+// row of rhs is read before that row of x is written). Before the check: factors over the lower
+// diagonal (factors.lower keeps it for the solves), inverse_pivot over the upper one (row i
+// written before upper(i) is read), inverse_pivot = upper_factor and upper_factor one scalar past
+// the diagonal gave wrong solves; x over upper_factor (read back by the backward sweep), over
+// inverse_pivot or factors.lower (read by the other right-hand sides of the system) and x one
+// scalar past rhs gave wrong results with status 0. Factors over diag, or upper_factor over upper,
+// gave right factors but overwrote the matrix.
+TYPED_TEST(ThomasFactorization, OutputsThatOverlapTheInputsAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using V = BatchVector<S, L, M>;
+  using Factors = thomas::Factorization<S, L, M>;
+  typename TypeParam::exec exec;
+  const index_type systems = 7, n = 12, k = 2;
+  const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  TridiagonalBatch<S, L, M> matrix("A", systems, n);
+  upload(h.a, matrix.lower);
+  upload(h.b, matrix.diag);
+  upload(h.c, matrix.upper);
+  Factors factors("f", systems, n);
+  const std::pair<const char*, V> diagonals[] = {{"the matrix's lower diagonal", matrix.lower},
+                                                 {"the matrix's diagonal", matrix.diag},
+                                                 {"the matrix's upper diagonal", matrix.upper}};
+  for (const auto& diagonal : diagonals) {
+    auto pivots_on = factors;
+    pivots_on.inverse_pivot = diagonal.second;
+    expect_invalid_argument([&] { thomas::factorize(exec, matrix, pivots_on); },
+                            std::string("factors.inverse_pivot shares storage with ") + diagonal.first);
+    auto upper_on = factors;
+    upper_on.upper_factor = diagonal.second;
+    expect_invalid_argument([&] { thomas::factorize(exec, matrix, upper_on); },
+                            std::string("factors.upper_factor shares storage with ") + diagonal.first);
+  }
+  auto twice = factors;
+  twice.upper_factor = twice.inverse_pivot;
+  expect_invalid_argument([&] { thomas::factorize(exec, matrix, twice); },
+                          "factors.inverse_pivot shares storage with factors.upper_factor");
+  // The factorized solve, one right-hand side per system: x over each array it reads.
+  thomas::factorize(exec, matrix, factors);
+  BatchVector<S, L, M> rhs("rhs", systems, n);
+  upload(h.d, rhs);
+  expect_invalid_argument([&] { thomas::solve(exec, factors, rhs, matrix.lower); },
+                          "x shares storage with factors.lower");
+  expect_invalid_argument([&] { thomas::solve(exec, factors, rhs, factors.inverse_pivot); },
+                          "x shares storage with factors.inverse_pivot");
+  expect_invalid_argument([&] { thomas::solve(exec, factors, rhs, factors.upper_factor); },
+                          "x shares storage with factors.upper_factor");
+  const std::size_t span = static_cast<std::size_t>(L(k * systems, n).required_span());
+  const typename V::storage_type both("both", span + 1);
+  const V shifted_rhs(Kokkos::subview(both, std::make_pair(std::size_t(0), span)), L(k * systems, n));
+  const V shifted_x(Kokkos::subview(both, std::make_pair(std::size_t(1), span + 1)), L(k * systems, n));
+  expect_invalid_argument([&] { thomas::solve(exec, factors, shifted_rhs, shifted_x); },
+                          "x overlaps rhs without being it");
+  // Nothing was written: the matrix and rhs are intact.
+  const auto bytes_equal = [](const std::vector<S>& u, const std::vector<S>& v) {
+    return u.size() == v.size() && std::memcmp(u.data(), v.data(), u.size() * sizeof(S)) == 0;
+  };
+  EXPECT_TRUE(bytes_equal(download(matrix.lower), h.a)) << "lower diagonal written";
+  EXPECT_TRUE(bytes_equal(download(matrix.diag), h.b)) << "diagonal written";
+  EXPECT_TRUE(bytes_equal(download(matrix.upper), h.c)) << "upper diagonal written";
+  EXPECT_TRUE(bytes_equal(download(rhs), h.d)) << "rhs written";
+  // In place still solves, k right-hand sides per system, bitwise as into an x of its own.
+  std::vector<S> d(static_cast<std::size_t>(k * systems * n));
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = S(std::cos(0.29 * double(i)));
+  V many("many", k * systems, n), x("x", k * systems, n);
+  upload(d, many);
+  thomas::solve(exec, factors, many, x);
+  thomas::solve(exec, factors, many, many);
+  const auto solved = download(many);
+  EXPECT_TRUE(bytes_equal(solved, download(x))) << "in place differs";
+  auto first = h;
+  first.d.assign(d.begin(), d.begin() + systems * n);
+  expect_matches_oracle(first, std::vector<S>(solved.begin(), solved.begin() + systems * n), "factorized, in place");
 }
 
 }  // namespace
