@@ -53,7 +53,8 @@ constexpr void check_coefficients_type() {
 }
 
 /// Host-boundary checks of the constant-coefficient solves: x has rhs's shape, the triples divide
-/// the systems, the status (if any) has one entry per system.
+/// the systems, the status (if any) has one entry per system, and x overlaps rhs only by being it
+/// (in place).
 template <class Rhs, class X, class MemorySpace>
 void check_constant_arguments(const char* where, index_type triples, const Rhs& rhs, const X& x,
                               const StatusView<MemorySpace>& status) {
@@ -61,6 +62,7 @@ void check_constant_arguments(const char* where, index_type triples, const Rhs& 
   require((rhs.systems() == 0 && triples >= 0) || (triples > 0 && rhs.systems() % triples == 0), where, "rhs has ",
           rhs.systems(), " systems, not a multiple of the ", triples, " coefficient triples");
   tridiag::impl::check_status(where, status, rhs.systems());
+  tridiag::impl::require_in_place_or_apart(where, x, rhs);
 }
 
 /// Kernel of solve_constant: system s, matrix triple s % triples. A named functor (core/kokkos_compat.hpp).
@@ -85,7 +87,10 @@ struct ConstantThomasKernel {
 
 /// Solves every system s of rhs with the constant matrix of triple s % triples, one thread per
 /// system. x may be rhs (in place). `status` (optional) gets one code per system; `workspace`
-/// (optional, rhs's shape) avoids an allocation per call inside a time loop.
+/// (optional, rhs's shape) avoids an allocation per call inside a time loop. An x that shares
+/// storage with the coefficients or overlaps rhs without being it, or a workspace that shares
+/// storage with the coefficients, rhs or x, is rejected (tridiag::invalid_argument): every system
+/// reads its triple when it starts, after other systems may have written theirs.
 template <class ExecSpace, class Coefficients, class RhsScalar, class Layout, class MemorySpace>
 void solve_constant(const ExecSpace& exec, const Coefficients& coefficients,
                     const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
@@ -99,11 +104,15 @@ void solve_constant(const ExecSpace& exec, const Coefficients& coefficients,
   constexpr const char* where = "thomas::solve_constant";
   const index_type triples = static_cast<index_type>(coefficients.extent(0));
   impl::check_constant_arguments(where, triples, rhs, x, status);
+  tridiag::impl::require_apart(where, "x", x, "the coefficients", coefficients);
   const index_type nsys = rhs.systems(), n = rhs.rows();
   using Matrix = typename Coefficients::non_const_value_type;
   using W = Workspace<Matrix, Layout, MemorySpace>;
   if (workspace.storage().data() != nullptr) {
     require_same_shape(where, "workspace", workspace, "rhs", rhs);
+    tridiag::impl::require_apart(where, "the workspace", workspace, "the coefficients", coefficients);
+    tridiag::impl::require_apart(where, "the workspace", workspace, "rhs", rhs);
+    tridiag::impl::require_apart(where, "the workspace", workspace, "x", x);
   } else {
     workspace = allocate_uninitialized<W>("tridiag::thomas::workspace", Layout(nsys, n));
   }
@@ -181,7 +190,10 @@ struct ConstantSolveFactoredKernel {
 
 /// Computes the factors of every triple for systems of factors.rows() rows; factors.triples()
 /// must equal coefficients.extent(0). `status` (optional) has one entry per triple: a bad pivot at
-/// row k gives k and NaN factors, whose solves then give NaN and the same status.
+/// row k gives k and NaN factors, whose solves then give NaN and the same status. The factors'
+/// arrays (factors.lower when it is kept: allocated, of one entry per triple) may share no storage
+/// with the coefficients or with each other (tridiag::invalid_argument): a triple's factors would
+/// overwrite coefficients another triple has still to read, or each other.
 template <class ExecSpace, class Coefficients, class Layout, class MemorySpace>
 void factorize_constant(
     const ExecSpace& exec, const Coefficients& coefficients,
@@ -196,7 +208,20 @@ void factorize_constant(
   require(factors.triples() == triples, where, "the factorization holds ", factors.triples(),
           " triples, the coefficients have ", triples);
   tridiag::impl::check_status(where, status, triples);
-  if (factors.lower.data() == nullptr || static_cast<index_type>(factors.lower.extent(0)) != triples)
+  const bool keep_lower =
+      factors.lower.data() != nullptr && static_cast<index_type>(factors.lower.extent(0)) == triples;
+  {
+    using tridiag::impl::require_apart;
+    require_apart(where, "factors.inverse_pivot", factors.inverse_pivot, "the coefficients", coefficients);
+    require_apart(where, "factors.upper_factor", factors.upper_factor, "the coefficients", coefficients);
+    require_apart(where, "factors.inverse_pivot", factors.inverse_pivot, "factors.upper_factor", factors.upper_factor);
+    if (keep_lower) {
+      require_apart(where, "factors.lower", factors.lower, "the coefficients", coefficients);
+      require_apart(where, "factors.lower", factors.lower, "factors.inverse_pivot", factors.inverse_pivot);
+      require_apart(where, "factors.lower", factors.lower, "factors.upper_factor", factors.upper_factor);
+    }
+  }
+  if (!keep_lower)
     factors.lower = Kokkos::View<typename Coefficients::non_const_value_type*, MemorySpace>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::constant_lower"), triples);
   if (triples == 0) return;
@@ -211,6 +236,8 @@ void factorize_constant(
 
 /// Solves with the factors of factorize_constant: system s of rhs uses triple s % triples (one
 /// triple: every system shares one pair of factor arrays). x may be rhs; rhs may use any layout.
+/// An x that shares storage with the factors or overlaps rhs without being it is rejected
+/// (tridiag::invalid_argument): the factors of a triple are read by all of its systems.
 template <class ExecSpace, class MatrixScalar, class FactorLayout, class RhsScalar, class Layout, class MemorySpace>
 void solve(const ExecSpace& exec, const ConstantFactorization<MatrixScalar, FactorLayout, MemorySpace>& factors,
            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
@@ -224,6 +251,7 @@ void solve(const ExecSpace& exec, const ConstantFactorization<MatrixScalar, Fact
           "the factorization has not been computed (call thomas::factorize_constant first)");
   require(rhs.rows() == n, where, "rhs has ", rhs.rows(), " rows, the factorization ", n);
   impl::check_constant_arguments(where, triples, rhs, x, status);
+  impl::check_apart_from_factors(where, "x", x, factors);
   const index_type nsys = rhs.systems();
   if (nsys == 0) return;
   const auto lower = factors.lower;

@@ -3,8 +3,10 @@
 // the batch with the constants filled in (the same arithmetic), one triple per system and one
 // triple for the whole batch, on every layout.
 
+#include <algorithm>
 #include <cstring>
 #include <tridiag/algorithms/thomas/constant_coefficients.hpp>
+#include <utility>
 
 #include "thomas/thomas_checks.hpp"
 
@@ -253,6 +255,103 @@ TYPED_TEST(ThomasConstant, ShapeMismatchThrowsAndWritesNothing) {
   for (S v : download(wrong_systems)) ASSERT_EQ(v, S(42));
   for (S v : download(wrong_rows)) ASSERT_EQ(v, S(42));
   for (S v : download(x)) ASSERT_EQ(v, S(42));
+}
+
+// x may be rhs (in place: each row of rhs is read before that row of x is written); anything else
+// an output shares with what the solve reads is rejected before anything is written. Before the
+// check (1 and 3 triples, 6 systems): x or the workspace over the coefficients, a workspace that
+// is x and x one scalar past rhs gave wrong results with status 0 in solve_constant (a system
+// reads its triple when it starts, after others have written theirs); in factorize_constant,
+// inverse_pivot = upper_factor, factors.lower over the coefficients or over inverse_pivot, and
+// (3 triples) inverse_pivot over the coefficients; in the factorized solve, x over any factor
+// array (every system of a triple reads its factors).
+TYPED_TEST(ThomasConstant, OutputsThatOverlapTheInputsAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using V = BatchVector<S, L, M>;
+  using Factors = thomas::ConstantFactorization<S, L, M>;
+  typename TypeParam::exec exec;
+  const index_type systems = 6, n = 10, triples = 3;
+  const auto k = make_constant_case<S>(systems, n, triples, MatrixKind::diagonally_dominant, test_seed());
+  const auto coefficients = upload_coefficients<S, M>(k);
+  V rhs("rhs", systems, n), x("x", systems, n);
+  upload(k.h.d, rhs);
+  // One allocation holding an x (or workspace, or factor array) and, at its start, coefficients.
+  const std::size_t span = static_cast<std::size_t>(std::max(L(systems, n).required_span(), 3 * triples));
+  const typename V::storage_type big("big", span + 1);
+  Kokkos::deep_copy(big, S(42));
+  const Kokkos::View<S* [3], Kokkos::LayoutRight, M, Kokkos::MemoryTraits<Kokkos::Unmanaged>> coefficients_in_big(
+      big.data(), triples);
+  const V x_in_big(big, L(systems, n));
+  const V shifted_rhs(Kokkos::subview(big, std::make_pair(std::size_t(0), span)), L(systems, n));
+  const V shifted_x(Kokkos::subview(big, std::make_pair(std::size_t(1), span + 1)), L(systems, n));
+  // solve_constant
+  expect_invalid_argument([&] { thomas::solve_constant(exec, coefficients_in_big, rhs, x_in_big); },
+                          "x shares storage with the coefficients");
+  expect_invalid_argument([&] { thomas::solve_constant(exec, coefficients, shifted_rhs, shifted_x); },
+                          "x overlaps rhs without being it");
+  expect_invalid_argument([&] { thomas::solve_constant(exec, coefficients_in_big, rhs, x, {}, x_in_big); },
+                          "the workspace shares storage with the coefficients");
+  expect_invalid_argument([&] { thomas::solve_constant(exec, coefficients, rhs, x, {}, x); },
+                          "the workspace shares storage with x");
+  expect_invalid_argument([&] { thomas::solve_constant(exec, coefficients, rhs, x, {}, rhs); },
+                          "the workspace shares storage with rhs");
+  // factorize_constant
+  Factors factors("f", triples, n);
+  auto twice = factors;
+  twice.upper_factor = twice.inverse_pivot;
+  expect_invalid_argument([&] { thomas::factorize_constant(exec, coefficients, twice); },
+                          "factors.inverse_pivot shares storage with factors.upper_factor");
+  auto pivots_in_big = factors;
+  pivots_in_big.inverse_pivot = V(big, L(triples, n));
+  expect_invalid_argument([&] { thomas::factorize_constant(exec, coefficients_in_big, pivots_in_big); },
+                          "factors.inverse_pivot shares storage with the coefficients");
+  auto lower_in_big = factors;
+  lower_in_big.lower = Kokkos::View<S*, M>(big, std::make_pair(std::size_t(1), std::size_t(1 + triples)));
+  expect_invalid_argument([&] { thomas::factorize_constant(exec, coefficients_in_big, lower_in_big); },
+                          "factors.lower shares storage with the coefficients");
+  auto lower_on_pivots = factors;
+  lower_on_pivots.lower =
+      Kokkos::View<S*, M>(factors.inverse_pivot.storage(), std::make_pair(std::size_t(0), std::size_t(triples)));
+  expect_invalid_argument([&] { thomas::factorize_constant(exec, coefficients, lower_on_pivots); },
+                          "factors.lower shares storage with factors.inverse_pivot");
+  // The factorized solve: x over each factor array.
+  thomas::factorize_constant(exec, coefficients, factors);
+  auto lower_at_x = factors;
+  lower_at_x.lower = Kokkos::View<S*, M>(big, std::make_pair(std::size_t(0), std::size_t(triples)));
+  expect_invalid_argument([&] { thomas::solve(exec, lower_at_x, rhs, x_in_big); },
+                          "x shares storage with factors.lower");
+  auto pivots_at_x = factors;
+  pivots_at_x.inverse_pivot = V(big, L(triples, n));
+  expect_invalid_argument([&] { thomas::solve(exec, pivots_at_x, rhs, x_in_big); },
+                          "x shares storage with factors.inverse_pivot");
+  auto upper_at_x = factors;
+  upper_at_x.upper_factor = V(big, L(triples, n));
+  expect_invalid_argument([&] { thomas::solve(exec, upper_at_x, rhs, x_in_big); },
+                          "x shares storage with factors.upper_factor");
+  expect_invalid_argument([&] { thomas::solve(exec, factors, shifted_rhs, shifted_x); },
+                          "x overlaps rhs without being it");
+  // Nothing was written: the shared allocation, the coefficients and rhs are intact.
+  exec.fence();
+  auto big_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big);
+  for (std::size_t e = 0; e < big_host.extent(0); ++e) ASSERT_EQ(big_host(e), S(42)) << "element " << e << " written";
+  auto coefficients_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), coefficients);
+  for (index_type t = 0; t < triples; ++t) {
+    EXPECT_EQ(coefficients_host(t, 0), k.a[t]);
+    EXPECT_EQ(coefficients_host(t, 1), k.b[t]);
+    EXPECT_EQ(coefficients_host(t, 2), k.c[t]);
+  }
+  EXPECT_TRUE(bitwise_equal(download(rhs), k.h.d)) << "rhs written";
+  // The allowed cases still solve: a workspace of its own, and in place (direct and factorized).
+  thomas::Workspace<S, L, M> work("work", systems, n);
+  thomas::solve_constant(exec, coefficients, rhs, x, {}, work);
+  expect_matches_oracle(k.h, download(x), "solve_constant, own workspace");
+  thomas::solve_constant(exec, coefficients, rhs, rhs, {}, work);
+  expect_matches_oracle(k.h, download(rhs), "solve_constant, in place");
+  upload(k.h.d, rhs);
+  thomas::solve(exec, factors, rhs, rhs);
+  expect_matches_oracle(k.h, download(rhs), "factorized, in place");
 }
 
 }  // namespace
