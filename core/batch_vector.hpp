@@ -160,13 +160,17 @@ void require_apart(const char* where, const char* written_name, const W& written
 
 /// Throws tridiag::invalid_argument when x overlaps rhs without being the same vector (in place is
 /// allowed: each solver reads a row of rhs before it writes that row of x). Batch vectors are the
-/// same vector when they start at the same element; variable-batch vectors (RaggedVector,
+/// same vector when they start at the same element with the same mapping (UnifiedVector: the
+/// same width and component; two mappings of one buffer that differ in width both start at
+/// element 0 and gave 30-42 of 48 elements wrong); variable-batch vectors (RaggedVector,
 /// GroupedVector) when they have the same data(), their offsets or plan being the same (which
 /// their solvers check first).
 template <class X, class Rhs>
 void require_in_place_or_apart(const char* where, const X& x, const Rhs& rhs) {
   bool same = static_cast<const void*>(x.data()) == static_cast<const void*>(rhs.data());
-  if constexpr (is_batch_vector<X> && is_batch_vector<Rhs>)
+  if constexpr (is_unified_vector<X> && is_unified_vector<Rhs>)
+    same = same && x.mapping().width == rhs.mapping().width && x.mapping().component == rhs.mapping().component;
+  else if constexpr (is_batch_vector<X> && is_batch_vector<Rhs>)
     same = same && x.mapping().offset(0, 0) == rhs.mapping().offset(0, 0);
   require(!shares_elements(x, rhs) || same, where, "x overlaps rhs without being it (in place: pass the same vector)");
 }

@@ -84,12 +84,16 @@ void check_x_apart(const char* where, const Matrix& matrix, const Rhs& rhs, cons
   require_in_place_or_apart(where, x, rhs);
 }
 
-/// The host-boundary checks every fixed-batch solver starts with: rhs and x have the matrix's
-/// shape, the status (if given) one entry per system, and x shares no storage with the matrix and
-/// overlaps rhs only by being it (in place). Throws tridiag::invalid_argument.
+/// The host-boundary checks every fixed-batch solver starts with: the three diagonals, rhs and x
+/// have one shape (the diagonals are public members: one assigned after construction is checked
+/// here, as the solvers index all of them through the diagonal's shape), the status (if given) one
+/// entry per system, and x shares no storage with the matrix and overlaps rhs only by being it (in
+/// place). Throws tridiag::invalid_argument.
 template <class Matrix, class Rhs, class X, class MemorySpace>
 void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& rhs, const X& x,
                            const StatusView<MemorySpace>& status) {
+  require_same_shape(where, "the matrix's lower diagonal", matrix.lower, "its diagonal", matrix.diag);
+  require_same_shape(where, "the matrix's upper diagonal", matrix.upper, "its diagonal", matrix.diag);
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
   check_status(where, status, matrix.systems());

@@ -36,6 +36,8 @@ Kokkos::View<index_type*, MemorySpace> make_offsets(const std::vector<index_type
   index_type total = 0;
   for (std::size_t s = 0; s < sizes.size(); ++s) {
     require(sizes[s] >= 0, "layouts::make_offsets", "system ", s, " has negative size ", sizes[s]);
+    require(sizes[s] <= std::numeric_limits<index_type>::max() / 8 - total, "layouts::make_offsets",
+            "the sizes up to system ", s, " overflow the index type");
     host(s) = total;
     total += sizes[s];
   }
@@ -55,6 +57,30 @@ Kokkos::View<index_type*, MemorySpace> make_sizes(const std::vector<index_type>&
   return Kokkos::create_mirror_view_and_copy(MemorySpace(), host);
 }
 
+namespace impl {
+/// Counts the offsets that break the rule offsets(0) >= 0, offsets(s) >= offsets(s - 1).
+template <class Offsets>
+struct CountBadOffsets {
+  Offsets offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& bad) const {
+    bad += (s == 0 ? offsets(0) < 0 : offsets(s) < offsets(s - 1)) ? 1 : 0;
+  }
+};
+
+/// Throws unless `offsets` has at least one entry, starts at 0 or above and never decreases (a
+/// decreasing entry made a negative size: out-of-bounds reads with status 0). Fences.
+template <class Offsets>
+void check_offsets(const Offsets& offsets) {
+  require(offsets.extent(0) >= 1, "RaggedVector", "offsets View must have systems + 1 entries");
+  using Exec = typename Offsets::memory_space::execution_space;
+  index_type bad = 0;
+  Kokkos::parallel_reduce("tridiag::layouts::check_offsets",
+                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(0, offsets.extent(0)),
+                          CountBadOffsets<Offsets>{offsets}, bad);
+  require(bad == 0, "RaggedVector", bad, " offsets are negative or smaller than the one before (sizes must be >= 0)");
+}
+}  // namespace impl
+
 /// Offset-indexed ("ragged") storage of one vector of a variable batch.
 template <class Scalar, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
 class RaggedVector {
@@ -67,17 +93,19 @@ class RaggedVector {
 
   RaggedVector() = default;
 
-  /// Allocates storage for the systems described by `offsets` (see make_offsets).
+  /// Allocates storage for the systems described by `offsets` (see make_offsets); throws unless
+  /// they start at 0 or above and never decrease.
   RaggedVector(const std::string& label, const offsets_type& offsets) : offsets_(offsets) {
-    require(offsets.extent(0) >= 1, "RaggedVector", "offsets View must have systems + 1 entries");
+    impl::check_offsets(offsets);
     systems_ = static_cast<index_type>(offsets.extent(0)) - 1;
     span_ = total_size();
     storage_ = storage_type(label, span_);
   }
 
-  /// Wraps existing storage; throws if it is smaller than offsets(systems).
+  /// Wraps existing storage; throws if it is smaller than offsets(systems), or if the offsets
+  /// are negative or decrease.
   RaggedVector(const storage_type& storage, const offsets_type& offsets) : storage_(storage), offsets_(offsets) {
-    require(offsets.extent(0) >= 1, "RaggedVector", "offsets View must have systems + 1 entries");
+    impl::check_offsets(offsets);
     systems_ = static_cast<index_type>(offsets.extent(0)) - 1;
     span_ = total_size();
     require(static_cast<index_type>(storage.extent(0)) >= span_, "RaggedVector", "storage holds ",
@@ -143,6 +171,11 @@ struct LargestSize {
     m = sizes(s) > m ? sizes(s) : m;
   }
 };
+template <class Sizes>
+struct CountNegativeSizes {
+  Sizes sizes;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& bad) const { bad += sizes(s) < 0 ? 1 : 0; }
+};
 template <class Ragged, class Padded>
 struct PadKernel {
   Ragged ragged;
@@ -190,6 +223,8 @@ struct PadMatrixKernel {
 /// Sizes n_s of a ragged batch, read from its offsets (device View, same memory space).
 template <class ExecSpace, class Scalar, class MemorySpace>
 Kokkos::View<index_type*, MemorySpace> sizes_of(const ExecSpace& exec, const RaggedVector<Scalar, MemorySpace>& v) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "layouts::sizes_of: the batch's memory space is not accessible from ExecSpace");
   Kokkos::View<index_type*, MemorySpace> sizes("tridiag::sizes", v.systems());
   auto offsets = v.offsets();
   Kokkos::parallel_for(
@@ -211,6 +246,12 @@ void check_padded_sizes(const char* where, const Padded& padded, const Sizes& si
       Kokkos::Max<index_type>(largest));
   require(largest <= padded.rows(), where, "largest system has ", largest, " rows, the padded batch holds ",
           padded.rows());
+  index_type negative = 0;  // a negative size left its system's x unwritten with status 0
+  Kokkos::parallel_reduce(
+      "tridiag::layouts::negative_sizes",
+      Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
+      CountNegativeSizes<Sizes>{sizes}, negative);
+  require(negative == 0, where, negative, " systems have a negative size");
 }
 }  // namespace impl
 
@@ -218,6 +259,9 @@ void check_padded_sizes(const char* where, const Padded& padded, const Sizes& si
 template <class ExecSpace, class SrcScalar, class DstScalar, class Layout, class MemorySpace>
 void pad(const ExecSpace& exec, const RaggedVector<SrcScalar, MemorySpace>& ragged,
          const BatchVector<DstScalar, Layout, MemorySpace>& padded, DstScalar fill = DstScalar(0)) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "layouts::pad: the batch's memory space is not accessible from ExecSpace");
+  tridiag::impl::require_apart("layouts::pad", "the padded batch", padded, "the ragged batch", ragged);
   require(ragged.systems() == padded.systems(), "layouts::pad", "ragged batch has ", ragged.systems(),
           " systems, padded batch ", padded.systems());
   auto sizes = sizes_of(exec, ragged);
@@ -234,6 +278,9 @@ void pad(const ExecSpace& exec, const RaggedVector<SrcScalar, MemorySpace>& ragg
 template <class ExecSpace, class SrcScalar, class DstScalar, class Layout, class MemorySpace>
 void unpad(const ExecSpace& exec, const BatchVector<SrcScalar, Layout, MemorySpace>& padded,
            const RaggedVector<DstScalar, MemorySpace>& ragged) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "layouts::unpad: the batch's memory space is not accessible from ExecSpace");
+  tridiag::impl::require_apart("layouts::unpad", "the ragged batch", ragged, "the padded batch", padded);
   require(ragged.systems() == padded.systems(), "layouts::unpad", "ragged batch has ", ragged.systems(),
           " systems, padded batch ", padded.systems());
   auto sizes = sizes_of(exec, ragged);
@@ -253,6 +300,14 @@ void unpad(const ExecSpace& exec, const BatchVector<SrcScalar, Layout, MemorySpa
 template <class ExecSpace, class Scalar, class RhsScalar, class Layout, class MemorySpace, class Sizes>
 void pad_matrix(const ExecSpace& exec, const TridiagonalBatch<Scalar, Layout, MemorySpace>& matrix,
                 const BatchVector<RhsScalar, Layout, MemorySpace>& rhs, const Sizes& sizes) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "layouts::pad_matrix: the batch's memory space is not accessible from ExecSpace");
+  static_assert(Kokkos::is_view<Sizes>::value && Sizes::rank == 1 &&
+                    std::is_same_v<typename Sizes::non_const_value_type, index_type> &&
+                    std::is_same_v<typename Sizes::memory_space, MemorySpace>,
+                "layouts::pad_matrix: sizes must be a rank-1 View of index_type in the batch's memory space");
+  require_same_shape("layouts::pad_matrix", "matrix lower diagonal", matrix.lower, "matrix diagonal", matrix.diag);
+  require_same_shape("layouts::pad_matrix", "matrix upper diagonal", matrix.upper, "matrix diagonal", matrix.diag);
   require_same_shape("layouts::pad_matrix", "matrix", matrix.diag, "rhs", rhs);
   impl::check_padded_sizes("layouts::pad_matrix", matrix.diag, sizes);
   const index_type nsys = matrix.systems(), total = nsys * matrix.rows();
@@ -303,7 +358,7 @@ class SizeGroupedPlan {
     std::stable_sort(order.begin(), order.end(), [&](index_type p, index_type q) { return sizes[p] > sizes[q]; });
     systems_ = nsys;
     width_ = group_width;
-    groups_ = (nsys + group_width - 1) / group_width;
+    groups_ = nsys / group_width + (nsys % group_width != 0 ? 1 : 0);  // no overflow near the limit
     Kokkos::View<index_type*, Kokkos::HostSpace> h_order("tridiag::grouped_order", nsys),
         h_position("tridiag::grouped_position", nsys), h_sizes("tridiag::grouped_sizes", nsys),
         h_offsets("tridiag::grouped_offsets", groups_ + 1);
@@ -454,6 +509,9 @@ void check_plan_sizes(const char* where, const ExecSpace& exec, const SizeGroupe
 template <class ExecSpace, class SrcScalar, class DstScalar, class MemorySpace>
 void pack(const ExecSpace& exec, const RaggedVector<SrcScalar, MemorySpace>& ragged,
           const GroupedVector<DstScalar, MemorySpace>& grouped) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "layouts::pack: the batch's memory space is not accessible from ExecSpace");
+  tridiag::impl::require_apart("layouts::pack", "the grouped batch", grouped, "the ragged batch", ragged);
   impl::check_plan_sizes("layouts::pack", exec, grouped.plan(), ragged);
   Kokkos::parallel_for(
       "tridiag::layouts::pack", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, grouped.systems()),
@@ -464,6 +522,9 @@ void pack(const ExecSpace& exec, const RaggedVector<SrcScalar, MemorySpace>& rag
 template <class ExecSpace, class SrcScalar, class DstScalar, class MemorySpace>
 void unpack(const ExecSpace& exec, const GroupedVector<SrcScalar, MemorySpace>& grouped,
             const RaggedVector<DstScalar, MemorySpace>& ragged) {
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
+                "layouts::unpack: the batch's memory space is not accessible from ExecSpace");
+  tridiag::impl::require_apart("layouts::unpack", "the ragged batch", ragged, "the grouped batch", grouped);
   impl::check_plan_sizes("layouts::unpack", exec, grouped.plan(), ragged);
   Kokkos::parallel_for(
       "tridiag::layouts::unpack",

@@ -357,6 +357,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   impl::check_options(where, opts);
   const index_type nsys = matrix.systems(), n = matrix.rows();
+  if (n == 0 && nsys > 0 && status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);  // as every solver
   if (nsys == 0 || n == 0) return;
   const Plan p = plan(exec, nsys, n, opts, sizeof(MatrixScalar), sizeof(RhsScalar));
   if (p.split) {

@@ -1,7 +1,10 @@
 // Variable batches: offsets and sizes, padded <-> offset-indexed round trips, identity padding.
 
+#include <limits>
 #include <utility>
+#include <vector>
 
+#include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
 
 #include "test_support.hpp"
@@ -75,6 +78,56 @@ TYPED_TEST(VariableBatch, BadSizesAreRejectedWithTheirValues) {
   EXPECT_THROW(layouts::pad(typename TypeParam::exec(), ragged, too_short), tridiag::invalid_argument);
   Kokkos::View<S*, M> small("small", 5);
   EXPECT_THROW((layouts::RaggedVector<S, M>(small, offsets)), tridiag::invalid_argument);
+}
+
+// Offsets that decrease made a negative size (offsets {0, 10, 5}: rows(1) = -5) and the ragged
+// solvers read out of bounds with status 0; make_offsets' running sum could overflow.
+TYPED_TEST(VariableBatch, OffsetsMustStartAtZeroOrAboveAndNeverDecrease) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  const auto offsets_of = [](std::vector<index_type> values) {
+    Kokkos::View<index_type*, Kokkos::HostSpace> host("offsets", values.size());
+    for (std::size_t k = 0; k < values.size(); ++k) host(k) = values[k];
+    return Kokkos::create_mirror_view_and_copy(M(), host);
+  };
+  const Kokkos::View<S*, M> storage("storage", 12);
+  for (const auto& bad : {std::vector<index_type>{0, 10, 5}, {-1, 3}, {2, 1, 1}}) {
+    const auto offsets = offsets_of(bad);
+    EXPECT_THROW((layouts::RaggedVector<S, M>("allocated", offsets)), tridiag::invalid_argument) << bad[1];
+    EXPECT_THROW((layouts::RaggedVector<S, M>(storage, offsets)), tridiag::invalid_argument) << bad[1];
+  }
+  EXPECT_NO_THROW((layouts::RaggedVector<S, M>(storage, offsets_of({2, 2, 7}))));  // may start past 0
+  const index_type big = std::numeric_limits<index_type>::max() / 8;
+  EXPECT_THROW(layouts::make_offsets<M>({big, big}), tridiag::invalid_argument);
+  EXPECT_THROW(layouts::make_offsets<M>({big / 2 + 1, big / 2 + 1}), tridiag::invalid_argument);
+}
+
+// A padded batch whose sizes View holds a negative size: only the largest size was checked, so
+// solve_padded returned status 0 and left that system's x unwritten.
+TYPED_TEST(VariableBatch, NegativeSizesOfAPaddedBatchAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const typename TypeParam::exec exec;
+  Kokkos::View<index_type*, Kokkos::HostSpace> host("sizes", 2);
+  host(0) = 4;
+  host(1) = -3;
+  const auto sizes = Kokkos::create_mirror_view_and_copy(M(), host);
+  auto sys = allocate_system<L, S, M>("padded", 2, 4);
+  fill_storage(sys.matrix.diag, S(2));
+  BatchVector<S, L, M> x("x", 2, 4);
+  EXPECT_THROW(thomas::solve_padded(exec, sys.matrix, sys.rhs, x, sizes), tridiag::invalid_argument);
+  EXPECT_THROW(layouts::pad_matrix(exec, sys.matrix, sys.rhs, sizes), tridiag::invalid_argument);
+}
+
+// A group width near the index limit overflowed the group count (written at index -1 on the
+// host, then a crash in pack); the plan now says that the storage overflows.
+TEST(SizeGroupedPlanLimits, AGroupWidthNearTheIndexLimitIsRejectedCleanly) {
+  if (!kokkos_available()) GTEST_SKIP() << kokkos_unavailable_reason();
+  const index_type most = std::numeric_limits<index_type>::max();
+  EXPECT_THROW(layouts::SizeGroupedPlan<Kokkos::HostSpace>({3, 1, 2}, most), tridiag::invalid_argument);
+  const layouts::SizeGroupedPlan<Kokkos::HostSpace> wide({3, 1, 2}, index_type(1) << 40);
+  EXPECT_EQ(wide.groups(), 1);
 }
 
 // The solvers' overlap checks (impl::shares_elements) see the elements a variable-batch vector

@@ -2,6 +2,7 @@
 
 #include <tridiag/algorithms/periodic/periodic_solve.hpp>
 #include <tridiag/algorithms/solve.hpp>
+#include <tridiag/algorithms/thomas/thomas_factorization.hpp>
 
 #include <string>
 #include <utility>
@@ -132,6 +133,90 @@ TYPED_TEST(UnifiedSolve, AutomaticChoiceFollowsTheDocumentedRules) {
     EXPECT_EQ((automatic_algorithm<E, L>(exec, 1, 1000000)), Algorithm::partitioned);
     EXPECT_EQ((automatic_algorithm<E, L>(exec, 256, 512)), Algorithm::partitioned);
     EXPECT_EQ((automatic_algorithm<E, layouts::Interleaved>(exec, 256000, 512)), Algorithm::thomas);
+  }
+}
+
+constexpr Algorithm every_algorithm[] = {Algorithm::automatic, Algorithm::thomas, Algorithm::partitioned, Algorithm::cr,
+                                        Algorithm::pcr, Algorithm::cr_pcr, Algorithm::pivoting};
+
+// The diagonals are public members: one assigned after construction with another shape was read
+// through the diagonal's shape (out-of-bounds reads, no error). Every solver checks all three, and
+// thomas::factorize checks both factor vectors too.
+TYPED_TEST(UnifiedSolve, DiagonalsOfAnotherShapeAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using V = BatchVector<S, L, M>;
+  const typename TypeParam::exec exec;
+  const index_type systems = 6, n = 9;
+  const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  const auto sys = upload_system<TypeParam>(h);
+  TridiagonalBatch<S, L, M> short_lower = sys.matrix, few_upper = sys.matrix;
+  short_lower.lower = V("short_lower", systems, n - 1);
+  few_upper.upper = V("few_upper", systems - 1, n);
+  V x("x", systems, n);
+  fill_storage(x, nan_of<S>());
+  for (const auto* bad : {&short_lower, &few_upper}) {
+    for (Algorithm algorithm : every_algorithm) {
+      SolveOptions options;
+      options.algorithm = algorithm;
+      EXPECT_THROW(tridiag::solve(exec, *bad, sys.rhs, x, {}, options), tridiag::invalid_argument) << name(algorithm);
+    }
+    EXPECT_THROW(periodic::solve(exec, *bad, sys.rhs, x), tridiag::invalid_argument);
+    thomas::Factorization<S, L, M> factors("factors", systems, n);
+    EXPECT_THROW(thomas::factorize(exec, *bad, factors), tridiag::invalid_argument);
+  }
+  thomas::Factorization<S, L, M> wrong_factors("wrong", systems, n);
+  wrong_factors.upper_factor = V("short_factor", systems, n - 1);
+  EXPECT_THROW(thomas::factorize(exec, sys.matrix, wrong_factors), tridiag::invalid_argument);
+  for (const S value : download(x)) EXPECT_TRUE(value != value) << "x written";  // still NaN
+}
+
+// Two Unified-Vector mappings of one buffer that differ in width both start at element 0: an x of
+// width 1 over the buffer of an rhs of width 4 passed as "in place" and gave 30 to 42 of 48
+// elements wrong with status 0. Rejected; the same vector stays allowed.
+TYPED_TEST(UnifiedSolve, UnifiedVectorsOfOneBufferWithOtherWidthsAreNotInPlace) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  using U = layouts::UnifiedVector;
+  using V = BatchVector<S, U, M>;
+  const typename TypeParam::exec exec;
+  const index_type systems = 8, n = 6;
+  const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  auto sys = upload_system<Config<S, U, typename TypeParam::exec>>(h);
+  const typename V::storage_type buffer("buffer", U(systems, n, 4).required_span());
+  const V rhs(buffer, U(systems, n, 4, 0));
+  const V x(buffer, U(systems, n, 1, 0));
+  tridiag::deep_copy(rhs, sys.rhs);
+  for (Algorithm algorithm : every_algorithm) {
+    SolveOptions options;
+    options.algorithm = algorithm;
+    EXPECT_THROW(tridiag::solve(exec, sys.matrix, rhs, x, {}, options), tridiag::invalid_argument) << name(algorithm);
+    tridiag::solve(exec, sys.matrix, rhs, rhs, {}, options);  // in place: the same vector
+    exec.fence();
+    expect_matches_oracle(h, download(rhs), std::string(name(algorithm)) + ", in place");
+    tridiag::deep_copy(rhs, sys.rhs);
+  }
+}
+
+// Systems of no rows: every solver writes status 0 (partitioned returned early and left the
+// status as it was; Automatic picks partitioned for n = 0 on a GPU).
+TYPED_TEST(UnifiedSolve, SystemsOfNoRowsGetStatusZero) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const typename TypeParam::exec exec;
+  auto sys = allocate_system<L, S, M>("empty", 5, 0);
+  BatchVector<S, L, M> x("x", 5, 0);
+  StatusView<M> status("status", 5);
+  for (Algorithm algorithm : every_algorithm) {
+    Kokkos::deep_copy(status, 12345);
+    SolveOptions options;
+    options.algorithm = algorithm;
+    tridiag::solve(exec, sys.matrix, sys.rhs, x, status, options);
+    exec.fence();
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+    for (index_type s = 0; s < 5; ++s) EXPECT_EQ(host(s), 0) << name(algorithm) << " system " << s;
   }
 }
 
