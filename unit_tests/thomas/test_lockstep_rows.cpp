@@ -18,10 +18,12 @@
 namespace tridiag::test {
 namespace {
 
+/// Host rows; host-device like every accessor, because the solvers' row functions are (a host-only
+/// operator() made this file fail to compile for CUDA).
 template <class S>
 struct Rows {
   S* p;
-  S& operator()(index_type i) const { return p[i]; }
+  KOKKOS_INLINE_FUNCTION S& operator()(index_type i) const { return p[i]; }
 };
 
 template <class S>
