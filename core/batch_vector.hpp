@@ -242,7 +242,8 @@ BatchVector<std::remove_const_t<Scalar>, Layout, Kokkos::HostSpace> create_host_
 }
 
 namespace impl {
-/// dst(s, i) = src(s, i), one work item per element (a functor: see core/kokkos_compat.hpp).
+/// dst(s, i) = src(s, i) for work item k = i * systems + s (a functor: see core/kokkos_compat.hpp):
+/// tridiag::deep_copy of packed vectors and layouts::convert.
 template <class Dst, class Src>
 struct CopyElements {
   Dst dst;

@@ -8,20 +8,6 @@
 namespace tridiag::layouts {
 
 namespace impl {
-/// dst(s, i) = src(s, i) for work item k = i * systems + s (a functor: see core/kokkos_compat.hpp).
-template <class Src, class Dst>
-struct ConvertKernel {
-  Src src;
-  Dst dst;
-  index_type nsys;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
-    const index_type s = k % nsys, i = k / nsys;
-    dst(s, i) = src(s, i);
-  }
-};
-}  // namespace impl
-
-namespace impl {
 /// The checks of convert: the same shape, and dst sharing no storage with src (an element written
 /// before it is read would be lost: converting in place between layouts is not possible).
 template <class Src, class Dst>
@@ -39,7 +25,7 @@ void launch_convert(const ExecSpace& exec, const Src& src, const Dst& dst) {
   // family, which is what the GPU solvers mostly read.
   Kokkos::parallel_for("tridiag::layouts::convert",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, total),
-                       ConvertKernel<Src, Dst>{src, dst, nsys});
+                       tridiag::impl::CopyElements<Dst, Src>{dst, src, nsys});
 }
 }  // namespace impl
 

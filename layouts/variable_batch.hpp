@@ -16,6 +16,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -234,6 +235,14 @@ Kokkos::View<index_type*, MemorySpace> sizes_of(const ExecSpace& exec, const Rag
 }
 
 namespace impl {
+/// Whether Sizes is what a padded batch's sizes must be: a rank-1 View of index_type in MemorySpace.
+template <class Sizes, class MemorySpace, class = void>
+inline constexpr bool is_sizes_view = false;
+template <class Sizes, class MemorySpace>
+inline constexpr bool is_sizes_view<Sizes, MemorySpace, std::enable_if_t<Kokkos::is_view<Sizes>::value>> =
+    Sizes::rank == 1 && std::is_same_v<typename Sizes::non_const_value_type, index_type> &&
+    std::is_same_v<typename Sizes::memory_space, MemorySpace>;
+
 template <class Padded, class Sizes>
 void check_padded_sizes(const char* where, const Padded& padded, const Sizes& sizes) {
   require(static_cast<index_type>(sizes.extent(0)) == padded.systems(), where, "sizes has ", sizes.extent(0),
@@ -302,9 +311,7 @@ void pad_matrix(const ExecSpace& exec, const TridiagonalBatch<Scalar, Layout, Me
                 const BatchVector<RhsScalar, Layout, MemorySpace>& rhs, const Sizes& sizes) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "layouts::pad_matrix: the batch's memory space is not accessible from ExecSpace");
-  static_assert(Kokkos::is_view<Sizes>::value && Sizes::rank == 1 &&
-                    std::is_same_v<typename Sizes::non_const_value_type, index_type> &&
-                    std::is_same_v<typename Sizes::memory_space, MemorySpace>,
+  static_assert(impl::is_sizes_view<Sizes, MemorySpace>,
                 "layouts::pad_matrix: sizes must be a rank-1 View of index_type in the batch's memory space");
   require_same_shape("layouts::pad_matrix", "matrix lower diagonal", matrix.lower, "matrix diagonal", matrix.diag);
   require_same_shape("layouts::pad_matrix", "matrix upper diagonal", matrix.upper, "matrix diagonal", matrix.diag);

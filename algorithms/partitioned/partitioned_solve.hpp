@@ -430,8 +430,7 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
   using Work = layouts::RaggedVector<Matrix, MemorySpace>;
-  index_type total = 0;
-  Kokkos::deep_copy(total, Kokkos::subview(offsets, nsys));
+  const index_type total = diag.required_span();  // offsets(nsys), read when diag was made
   impl::run_team_kernel<ExecSpace, Matrix, Value>(
       where, exec, nsys, impl::RaggedSystems<std::remove_cv_t<decltype(offsets)>>{offsets}, lower, diag, upper, rhs,
       x, status, p, [&](const char* label) {

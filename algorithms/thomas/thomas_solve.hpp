@@ -227,9 +227,7 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
                   Workspace<MatrixScalar, Layout, MemorySpace> workspace = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "thomas::solve_padded: the batch's memory space is not accessible from ExecSpace");
-  static_assert(Kokkos::is_view<Sizes>::value && Sizes::rank == 1 &&
-                    std::is_same_v<typename Sizes::non_const_value_type, index_type> &&
-                    std::is_same_v<typename Sizes::memory_space, MemorySpace>,
+  static_assert(layouts::impl::is_sizes_view<Sizes, MemorySpace>,
                 "thomas::solve_padded: sizes must be a rank-1 View of index_type in the batch's memory space");
   constexpr const char* where = "thomas::solve_padded";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
@@ -284,11 +282,9 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   using Matrix = std::remove_const_t<MatrixScalar>;
   layouts::RaggedVector<Matrix, MemorySpace> g = workspace;
   if (!given) {
-    index_type total = 0;
-    Kokkos::deep_copy(total, Kokkos::subview(offsets, nsys));
     g = layouts::RaggedVector<Matrix, MemorySpace>(
         typename layouts::RaggedVector<Matrix, MemorySpace>::storage_type(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"), total),
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"), diag.required_span()),
         offsets);
   }
   Kokkos::parallel_for(
