@@ -158,21 +158,28 @@ void require_apart(const char* where, const char* written_name, const W& written
   require(!shares_elements(written, read), where, written_name, " shares storage with ", read_name);
 }
 
+/// Whether u and v (of one shape) are the same vector. Batch vectors: the same data() and the same
+/// first element (UnifiedVector: the same width and component; two mappings of one buffer that
+/// differ in width both start at element 0); variable-batch vectors (RaggedVector,
+/// GroupedVector): the same data(), their offsets or plan being the same (which their solvers
+/// check first).
+template <class U, class V>
+bool same_vector(const U& u, const V& v) {
+  bool same = static_cast<const void*>(u.data()) == static_cast<const void*>(v.data());
+  if constexpr (is_unified_vector<U> && is_unified_vector<V>)
+    same = same && u.mapping().width == v.mapping().width && u.mapping().component == v.mapping().component;
+  else if constexpr (is_batch_vector<U> && is_batch_vector<V>)
+    same = same && u.mapping().offset(0, 0) == v.mapping().offset(0, 0);
+  return same;
+}
+
 /// Throws tridiag::invalid_argument when x overlaps rhs without being the same vector (in place is
-/// allowed: each solver reads a row of rhs before it writes that row of x). Batch vectors are the
-/// same vector when they start at the same element with the same mapping (UnifiedVector: the
-/// same width and component; two mappings of one buffer that differ in width both start at
-/// element 0 and gave 30-42 of 48 elements wrong); variable-batch vectors (RaggedVector,
-/// GroupedVector) when they have the same data(), their offsets or plan being the same (which
-/// their solvers check first).
+/// allowed: each solver reads a row of rhs before it writes that row of x; an x of width 1 over the
+/// buffer of a width-4 rhs passed as "in place" once and gave 30-42 of 48 elements wrong).
 template <class X, class Rhs>
 void require_in_place_or_apart(const char* where, const X& x, const Rhs& rhs) {
-  bool same = static_cast<const void*>(x.data()) == static_cast<const void*>(rhs.data());
-  if constexpr (is_unified_vector<X> && is_unified_vector<Rhs>)
-    same = same && x.mapping().width == rhs.mapping().width && x.mapping().component == rhs.mapping().component;
-  else if constexpr (is_batch_vector<X> && is_batch_vector<Rhs>)
-    same = same && x.mapping().offset(0, 0) == rhs.mapping().offset(0, 0);
-  require(!shares_elements(x, rhs) || same, where, "x overlaps rhs without being it (in place: pass the same vector)");
+  require(!shares_elements(x, rhs) || same_vector(x, rhs), where,
+          "x overlaps rhs without being it (in place: pass the same vector)");
 }
 }  // namespace impl
 
@@ -280,11 +287,8 @@ void deep_copy(const BatchVector<DstScalar, Layout, DstMemory>& dst, const Batch
     return;
   }
   if constexpr (std::is_same_v<Layout, layouts::UnifiedVector>) {
-    const bool same = static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data()) &&
-                      dst.mapping().width == src.mapping().width &&
-                      dst.mapping().component == src.mapping().component;
-    if (same) return;
-    require(!impl::shares_elements(dst, src), where, "the destination shares storage with the source");
+    if (impl::same_vector(dst, src)) return;
+    impl::require_apart(where, "the destination", dst, "the source", src);
     using Exec = typename DstMemory::execution_space;
     const index_type nsys = dst.systems(), total = nsys * dst.rows();
     if (total == 0) return;

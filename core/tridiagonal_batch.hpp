@@ -13,6 +13,17 @@
 
 namespace tridiag {
 
+namespace impl {
+/// Throws unless the lower and upper diagonals have the diagonal's shape: the solvers index all
+/// three through the diagonal's shape, and the diagonals are public members (one assigned after
+/// construction is checked again by every solver).
+template <class Matrix>
+void check_diagonal_shapes(const char* where, const Matrix& matrix) {
+  require_same_shape(where, "the matrix's lower diagonal", matrix.lower, "its diagonal", matrix.diag);
+  require_same_shape(where, "the matrix's upper diagonal", matrix.upper, "its diagonal", matrix.diag);
+}
+}  // namespace impl
+
 template <class Scalar, class Layout, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
 struct TridiagonalBatch {
   using scalar_type = Scalar;
@@ -27,8 +38,7 @@ struct TridiagonalBatch {
   /// Wraps three diagonals of one shape (throws tridiag::invalid_argument otherwise).
   TridiagonalBatch(const vector_type& lower_, const vector_type& diag_, const vector_type& upper_)
       : lower(lower_), diag(diag_), upper(upper_) {
-    require_same_shape("TridiagonalBatch", "lower", lower, "diag", diag);
-    require_same_shape("TridiagonalBatch", "upper", upper, "diag", diag);
+    impl::check_diagonal_shapes("TridiagonalBatch", *this);
   }
 
   /// Allocates the three diagonals (zero-initialised).
@@ -85,15 +95,12 @@ void check_x_apart(const char* where, const Matrix& matrix, const Rhs& rhs, cons
 }
 
 /// The host-boundary checks every fixed-batch solver starts with: the three diagonals, rhs and x
-/// have one shape (the diagonals are public members: one assigned after construction is checked
-/// here, as the solvers index all of them through the diagonal's shape), the status (if given) one
-/// entry per system, and x shares no storage with the matrix and overlaps rhs only by being it (in
+/// have one shape (check_diagonal_shapes), the status (if given) one entry per system, and x shares no storage with the matrix and overlaps rhs only by being it (in
 /// place). Throws tridiag::invalid_argument.
 template <class Matrix, class Rhs, class X, class MemorySpace>
 void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& rhs, const X& x,
                            const StatusView<MemorySpace>& status) {
-  require_same_shape(where, "the matrix's lower diagonal", matrix.lower, "its diagonal", matrix.diag);
-  require_same_shape(where, "the matrix's upper diagonal", matrix.upper, "its diagonal", matrix.diag);
+  check_diagonal_shapes(where, matrix);
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
   check_status(where, status, matrix.systems());

@@ -165,17 +165,14 @@ struct SizesFromOffsets {
   Offsets offsets;
   KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const { sizes(s) = offsets(s + 1) - offsets(s); }
 };
+/// The smallest and the largest size, in one pass (Kokkos::MinMax).
 template <class Sizes>
-struct LargestSize {
+struct SizeRange {
   Sizes sizes;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& m) const {
-    m = sizes(s) > m ? sizes(s) : m;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, Kokkos::MinMaxScalar<index_type>& range) const {
+    if (sizes(s) < range.min_val) range.min_val = sizes(s);
+    if (sizes(s) > range.max_val) range.max_val = sizes(s);
   }
-};
-template <class Sizes>
-struct CountNegativeSizes {
-  Sizes sizes;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& bad) const { bad += sizes(s) < 0 ? 1 : 0; }
 };
 template <class Ragged, class Padded>
 struct PadKernel {
@@ -247,20 +244,18 @@ template <class Padded, class Sizes>
 void check_padded_sizes(const char* where, const Padded& padded, const Sizes& sizes) {
   require(static_cast<index_type>(sizes.extent(0)) == padded.systems(), where, "sizes has ", sizes.extent(0),
           " entries, the padded batch has ", padded.systems(), " systems");
-  index_type largest = 0;
+  if (sizes.extent(0) == 0) return;
+  // One reduction (solve_padded runs this on every call): the largest must fit the padded rows,
+  // and the smallest must not be negative (a negative size left its system's x unwritten with
+  // status 0).
+  Kokkos::MinMaxScalar<index_type> range;
   Kokkos::parallel_reduce(
-      "tridiag::layouts::largest_size",
+      "tridiag::layouts::size_range",
       Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
-      LargestSize<Sizes>{sizes},
-      Kokkos::Max<index_type>(largest));
-  require(largest <= padded.rows(), where, "largest system has ", largest, " rows, the padded batch holds ",
-          padded.rows());
-  index_type negative = 0;  // a negative size left its system's x unwritten with status 0
-  Kokkos::parallel_reduce(
-      "tridiag::layouts::negative_sizes",
-      Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
-      CountNegativeSizes<Sizes>{sizes}, negative);
-  require(negative == 0, where, negative, " systems have a negative size");
+      SizeRange<Sizes>{sizes}, Kokkos::MinMax<index_type>(range));
+  require(range.max_val <= padded.rows(), where, "largest system has ", range.max_val,
+          " rows, the padded batch holds ", padded.rows());
+  require(range.min_val >= 0, where, "smallest system has ", range.min_val, " rows (sizes must be >= 0)");
 }
 }  // namespace impl
 
@@ -313,8 +308,7 @@ void pad_matrix(const ExecSpace& exec, const TridiagonalBatch<Scalar, Layout, Me
                 "layouts::pad_matrix: the batch's memory space is not accessible from ExecSpace");
   static_assert(impl::is_sizes_view<Sizes, MemorySpace>,
                 "layouts::pad_matrix: sizes must be a rank-1 View of index_type in the batch's memory space");
-  require_same_shape("layouts::pad_matrix", "matrix lower diagonal", matrix.lower, "matrix diagonal", matrix.diag);
-  require_same_shape("layouts::pad_matrix", "matrix upper diagonal", matrix.upper, "matrix diagonal", matrix.diag);
+  tridiag::impl::check_diagonal_shapes("layouts::pad_matrix", matrix);
   require_same_shape("layouts::pad_matrix", "matrix", matrix.diag, "rhs", rhs);
   impl::check_padded_sizes("layouts::pad_matrix", matrix.diag, sizes);
   const index_type nsys = matrix.systems(), total = nsys * matrix.rows();

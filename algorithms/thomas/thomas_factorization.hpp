@@ -158,8 +158,7 @@ void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layou
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "thomas::factorize: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::factorize";
-  require_same_shape(where, "the matrix's lower diagonal", matrix.lower, "its diagonal", matrix.diag);
-  require_same_shape(where, "the matrix's upper diagonal", matrix.upper, "its diagonal", matrix.diag);
+  tridiag::impl::check_diagonal_shapes(where, matrix);
   require_same_shape(where, "factors.inverse_pivot", factors.inverse_pivot, "matrix", matrix.diag);
   require_same_shape(where, "factors.upper_factor", factors.upper_factor, "matrix", matrix.diag);
   tridiag::impl::check_status(where, status, matrix.systems());
