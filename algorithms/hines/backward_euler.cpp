@@ -1,7 +1,6 @@
 #include <tridiag/algorithms/hines/backward_euler.hpp>
 
-#include <cmath>
-
+#include <tridiag/algorithms/hines/cable_step_coefficients.hpp>
 #include <tridiag/core/errors.hpp>
 
 namespace tridiag::hines {
@@ -16,34 +15,18 @@ HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const Passive
           " values, the cell has ", n, " nodes");
   require(injected_nA.empty() || static_cast<int>(injected_nA.size()) == n, where,
           "injected_nA has ", injected_nA.size(), " values, the cell has ", n, " nodes");
-  require(dt_ms > 0 && std::isfinite(dt_ms), where, "dt_ms=", dt_ms, " must be positive");
-  require(membrane.g_S_cm2 >= 0 && std::isfinite(membrane.g_S_cm2), where,
-          "g_S_cm2=", membrane.g_S_cm2, " must be non-negative");
-  require(std::isfinite(membrane.e_mV), where, "e_mV=", membrane.e_mV, " must be finite");
-
+  // The matrix is the step's constant part (the passive membrane everywhere); only rhs depends on
+  // V^n and I. Same operations in the same order as the population's steps, so both agree bitwise.
+  CableStepCoefficients c = cable_step_coefficients(cell, membrane, dt_ms, /*hh_at_soma=*/false);
   HinesSystem sys;
-  sys.parent = cell.parent;
-  sys.a.assign(n, 0.0);
-  sys.b.assign(n, 0.0);
-  sys.d.assign(n, 0.0);
+  sys.parent = std::move(c.parent);
+  sys.a = c.offdiag_uS;
+  sys.b = std::move(c.offdiag_uS);
+  sys.d = std::move(c.diag_uS);
   sys.rhs.assign(n, 0.0);
   for (int i = 0; i < n; ++i) {
-    const double area = cell.area_um2[i];                        // um^2
-    const double c_over_dt = capacitance_over_dt_uS(cell.cm_uF_cm2, area, dt_ms);
-    require(std::isfinite(c_over_dt), where, "dt_ms=", dt_ms, " is too small: node ", i,
-            "'s C/dt (cm x area / dt) overflows");
-    const double g_leak = membrane.g_S_cm2 * area * 1e-2;         // uS
-    sys.d[i] += c_over_dt + g_leak;
-    sys.rhs[i] = c_over_dt * v_now_mV[i] + g_leak * membrane.e_mV;  // nA
+    sys.rhs[i] = c.c_over_dt_uS[i] * v_now_mV[i] + c.rest_current_nA[i];  // nA
     if (!injected_nA.empty()) sys.rhs[i] += injected_nA[i];
-    const int p = cell.parent[i];
-    if (p >= 0) {
-      const double g = cell.axial_conductance_uS[i];  // uS
-      sys.a[i] = -g;
-      sys.b[i] = -g;
-      sys.d[i] += g;
-      sys.d[p] += g;
-    }
   }
   return sys;
 }

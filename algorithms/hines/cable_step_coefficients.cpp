@@ -35,7 +35,7 @@ CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, con
   c.diag_uS.assign(n, 0.0);
   c.c_over_dt_uS.assign(n, 0.0);
   c.rest_current_nA.assign(n, 0.0);
-  // The loop of assemble_backward_euler, term for term.
+  // The matrix of assemble_backward_euler (which is built from this) and the rhs's constant terms.
   for (int i = 0; i < n; ++i) {
     const double area = cell.area_um2[i];                            // um^2
     const double c_over_dt = capacitance_over_dt_uS(cell.cm_uF_cm2, area, dt_ms);

@@ -28,8 +28,9 @@ struct CableStepCoefficients {
 
 /// Coefficients of `cell` for steps of dt_ms with the passive membrane everywhere, or
 /// (hh_at_soma) everywhere except the soma's segments: those of every section of SWC type 1
-/// (NEURON's `somatic` list; soma[0], the root, and any further soma sections). Summation order is assemble_backward_euler's, so that
-/// diag_uS, offdiag_uS and the rhs formed from them equal its output bit for bit.
+/// (NEURON's `somatic` list; soma[0], the root, and any further soma sections). With hh_at_soma
+/// false this is the matrix of assemble_backward_euler, which is built from it: diag_uS,
+/// offdiag_uS and rhs = c_over_dt_uS V + rest_current_nA (+ I) equal its output bit for bit.
 /// Throws tridiag::invalid_argument when dt_ms <= 0, g_S_cm2 < 0, a value is not finite, or dt_ms
 /// is so small that a node's C/dt overflows.
 CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, const PassiveMembrane& membrane,

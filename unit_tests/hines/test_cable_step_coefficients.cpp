@@ -1,7 +1,10 @@
-// cable_step_coefficients (host): the matrix and the right-hand side formed from it equal
-// assemble_backward_euler's bit for bit on every shared cell (the population's step relies on
-// it), and with HH at the soma only the soma sections' rows lose their passive terms.
+// cable_step_coefficients (host): the coefficients are the backward-Euler cable equation's
+// (backward_euler.hpp), computed here node by node from the cell with children lists (another
+// summation order, hence a tolerance); assemble_backward_euler, built from them, gives the same
+// matrix and the rhs the population forms from them bit for bit (the population's step relies on
+// it); and with HH at the soma only the soma sections' rows lose their passive terms.
 
+#include <cfloat>
 #include <cmath>
 #include <random>
 #include <tridiag/algorithms/hines/backward_euler.hpp>
@@ -14,7 +17,7 @@
 namespace tridiag::hines::test {
 namespace {
 
-TEST(CableStepCoefficients, EqualAssembleBackwardEulerBitForBit) {
+TEST(CableStepCoefficients, AreTheCableEquationsAndAssembleBackwardEulersBitForBit) {
   const PassiveMembrane membrane{0.0007, -68};
   const double dt = 0.025;
   std::mt19937_64 gen(7);
@@ -22,6 +25,24 @@ TEST(CableStepCoefficients, EqualAssembleBackwardEulerBitForBit) {
   for (const TestCell& tc : test_cells()) {
     const CompartmentalCell& cell = tc.cell;
     const CableStepCoefficients c = cable_step_coefficients(cell, membrane, dt, false);
+    ASSERT_EQ(c.size(), cell.size()) << tc.name;
+    EXPECT_EQ(c.parent, cell.parent) << tc.name;
+    // d_i = C_i/dt + G_i + sum of g over node i's neighbours (its parent and its children).
+    std::vector<std::vector<int>> children(cell.size());
+    for (int i = 1; i < cell.size(); ++i) children[cell.parent[i]].push_back(i);
+    for (int i = 0; i < cell.size(); ++i) {
+      const double c_over_dt = cell.cm_uF_cm2 * cell.area_um2[i] * 1e-5 / dt;
+      const double g_leak = membrane.g_S_cm2 * cell.area_um2[i] * 1e-2;
+      double d = c_over_dt + g_leak + (i > 0 ? cell.axial_conductance_uS[i] : 0.0);
+      for (int child : children[i]) d += cell.axial_conductance_uS[child];
+      // positive terms summed in two orders: each within (terms x u) of the exact sum
+      const double terms = 3.0 + children[i].size();
+      EXPECT_NEAR(c.diag_uS[i], d, terms * DBL_EPSILON * d) << tc.name << " node " << i;
+      EXPECT_NEAR(c.c_over_dt_uS[i], c_over_dt, 2 * DBL_EPSILON * c_over_dt) << tc.name << " node " << i;
+      EXPECT_NEAR(c.rest_current_nA[i], g_leak * membrane.e_mV, 2 * DBL_EPSILON * std::abs(g_leak * membrane.e_mV))
+          << tc.name << " node " << i;
+      EXPECT_EQ(c.offdiag_uS[i], i > 0 ? -cell.axial_conductance_uS[i] : 0.0) << tc.name << " node " << i;
+    }
     std::vector<double> v(cell.size()), injected(cell.size(), 0.0);
     for (double& x : v) x = volts(gen);
     injected[c.clamp_node] = 0.37;
