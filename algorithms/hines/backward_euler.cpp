@@ -17,7 +17,7 @@ HinesSystem assemble_backward_euler(const CompartmentalCell& cell, const Passive
           "injected_nA has ", injected_nA.size(), " values, the cell has ", n, " nodes");
   // The matrix is the step's constant part (the passive membrane everywhere); only rhs depends on
   // V^n and I. Same operations in the same order as the population's steps, so both agree bitwise.
-  CableStepCoefficients c = cable_step_coefficients(cell, membrane, dt_ms, /*hh_at_soma=*/false);
+  CableStepCoefficients c = impl::cable_step_coefficients(cell, membrane, dt_ms, /*hh_at_soma=*/false, where);
   HinesSystem sys;
   sys.parent = std::move(c.parent);
   sys.a = c.offdiag_uS;

@@ -8,7 +8,11 @@ namespace tridiag::hines {
 
 CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, const PassiveMembrane& membrane,
                                               double dt_ms, bool hh_at_soma) {
-  const char* where = "hines::cable_step_coefficients";
+  return impl::cable_step_coefficients(cell, membrane, dt_ms, hh_at_soma, "hines::cable_step_coefficients");
+}
+
+CableStepCoefficients impl::cable_step_coefficients(const CompartmentalCell& cell, const PassiveMembrane& membrane,
+                                                    double dt_ms, bool hh_at_soma, const char* where) {
   require(dt_ms > 0 && std::isfinite(dt_ms), where, "dt_ms=", dt_ms, " must be positive");
   require(membrane.g_S_cm2 >= 0 && std::isfinite(membrane.g_S_cm2), where, "g_S_cm2=", membrane.g_S_cm2,
           " must be non-negative");

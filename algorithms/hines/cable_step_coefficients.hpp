@@ -36,4 +36,10 @@ struct CableStepCoefficients {
 CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, const PassiveMembrane& membrane,
                                               double dt_ms, bool hh_at_soma);
 
+namespace impl {
+/// cable_step_coefficients with its exceptions naming `where` (assemble_backward_euler's).
+CableStepCoefficients cable_step_coefficients(const CompartmentalCell& cell, const PassiveMembrane& membrane,
+                                              double dt_ms, bool hh_at_soma, const char* where);
+}  // namespace impl
+
 }  // namespace tridiag::hines
