@@ -234,6 +234,11 @@ struct HostGroupThomasKernel {
       for (int k = 0; k < W; ++k) x_prev[k] = xi[k] - gi[k] * x_prev[k];
       Row::store(x, s0, i, x_prev);
     }
+    // An overflow in the back substitution reaches row 1 (impl::back_substitution_status).
+    for (int k = 0; k < W; ++k) {
+      if (code[k] == 0 && !compat::isfinite(x_prev[k])) code[k] = -1;
+      failed = failed || code[k] != 0;
+    }
     if (failed) {
       for (int k = 0; k < W; ++k)
         if (code[k] != 0) tridiag::impl::poison_solution(n, rows_of(x, s0 + k));

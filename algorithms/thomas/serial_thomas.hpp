@@ -4,8 +4,10 @@
 //
 // Stable without pivoting for diagonally dominant and symmetric positive definite matrices; for
 // other matrices use the pivoting solver. Breakdown is detected, never silent: a zero, tiny
-// (below the smallest normal number) or non-finite pivot at row k returns k (1-based) and a
-// non-finite value in the forward sweep returns -k; the solution is then set to NaN.
+// (below the smallest normal number) or non-finite pivot at row k returns k (1-based), a
+// non-finite value in the forward sweep returns -k (its first row), and an overflow in the back
+// substitution returns -1 (it reaches row 1: finite - g Inf is not finite); the solution is then
+// set to NaN.
 //
 // Written once against row accessors (callables r(i) returning a reference), so one source
 // serves every layout, fixed and variable batches, host and device.
@@ -22,6 +24,17 @@ namespace tridiag::thomas {
 namespace impl {
 using tridiag::impl::usable_pivot;  // core/breakdown.hpp
 using tridiag::impl::poison_solution;  // core/breakdown.hpp
+
+/// The status of a back substitution x_i = x_i - g_i x_{i+1} (i = n-2 .. 0) whose forward sweep
+/// was finite, given x_0 (its last value): a value that overflowed there makes every row above it
+/// non-finite (finite - g Inf is Inf, or NaN where g = 0), so x_0 tells, and row 1 is the first
+/// non-finite row: returns -1 after poisoning x, else ok (0).
+template <class X, class Value>
+KOKKOS_INLINE_FUNCTION int back_substitution_status(index_type n, const X& x, const Value& x0) {
+  if (compat::isfinite(x0)) return status_code::ok;
+  poison_solution(n, x);
+  return -1;
+}
 
 }  // namespace impl
 
@@ -77,7 +90,7 @@ struct SerialThomas {
       x_prev = x(i) - g(i) * x_prev;
       x(i) = x_prev;
     }
-    return status_code::ok;
+    return impl::back_substitution_status(n, x, x_prev);
   }
 };
 

@@ -93,7 +93,7 @@ struct SerialThomasSolveFactored {
       x_prev = x(i) - g(i) * x_prev;
       x(i) = x_prev;
     }
-    return status_code::ok;
+    return impl::back_substitution_status(n, x, x_prev);
   }
 };
 

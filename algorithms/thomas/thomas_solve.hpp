@@ -116,6 +116,13 @@ struct ViewRows {
   KOKKOS_FORCEINLINE_FUNCTION decltype(auto) operator()(index_type i) const { return view(i); }
 };
 
+/// Largest per-thread scratch (g of one system: 2^23 rows in double) the host scratch kernel
+/// takes; longer systems go to the workspace kernel. Kokkos 3.4's PerTeam holds an int, so
+/// anything beyond INT_MAX would wrap; and each thread of the pool gets its own copy, which for
+/// a few long systems would dwarf the batch itself.
+inline constexpr std::size_t host_system_scratch_limit = std::size_t(64) << 20;
+static_assert(host_system_scratch_limit <= static_cast<std::size_t>(INT_MAX));
+
 /// The fixed-batch kernel on host execution spaces: one system per (one-thread) team, the
 /// modified upper diagonal in the thread's team scratch. The scratch is reused by every system
 /// the thread solves, so it stays in cache and never reaches memory: 5 values of memory traffic
@@ -178,7 +185,8 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   if constexpr (impl::runs_on_host<ExecSpace>) {
     // Host without a caller's workspace: per-thread scratch, either a group of systems solved in
     // lockstep per thread (host_group_thomas.hpp) or one system per thread (ThomasScratchKernel),
-    // by the layout. Same arithmetic in the same order as the workspace kernel: bitwise the same
+    // by the layout (systems of more than host_system_scratch_limit bytes of g take the workspace
+    // kernel below). Same arithmetic in the same order as the workspace kernel: bitwise the same
     // results.
     if (workspace.storage().data() == nullptr && nsys <= INT_MAX) {
       if (nsys == 0) return;
@@ -200,10 +208,12 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
       }
       using Kernel = impl::ThomasScratchKernel<ExecSpace, Matrix, MatrixVector, MatrixVector, MatrixVector,
                                                RhsVector, XVector, StatusView<MemorySpace>>;
-      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(nsys), 1);
-      policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(n)));
-      Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{n, a, b, c, rhs, x, status});
-      return;
+      if (Kernel::Scratch::shmem_size(n) <= impl::host_system_scratch_limit) {
+        Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(nsys), 1);
+        policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(n)));
+        Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{n, a, b, c, rhs, x, status});
+        return;
+      }
     }
   }
   workspace = impl::workspace_for(where, matrix, workspace);

@@ -1,6 +1,9 @@
 // thomas::solve (one thread per system) on every layout, scalar type and execution space,
 // against the long-double banded LU and LAPACK ?gtsv.
 
+#include <sys/mman.h>
+
+#include <climits>
 #include <cstring>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 #include <tridiag/layouts/conversion.hpp>
@@ -91,6 +94,40 @@ TYPED_TEST(ThomasSolve, FailedSystemsAreReportedAndLeaveTheirNeighboursExact) {
       } else {
         EXPECT_EQ(r.status[s], 0);
         EXPECT_EQ(std::memcmp(&v, &clean.x[s * n + i], sizeof(S)), 0) << "neighbour " << s << " changed";
+      }
+    }
+  }
+}
+
+// The forward sweep finite, the back substitution overflowing: status -1 (the overflow reaches
+// row 1) and x all NaN, never Inf or NaN with status 0. Systems 3 and 66 of 70: in a full group
+// and in the last, partial group of the host group kernel (widths 4 to 64), with and without a
+// workspace (the per-thread scratch kernels on host cores, the workspace kernel).
+TYPED_TEST(ThomasSolve, OverflowInTheBackSubstitutionIsReported) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const index_type systems = 70, n = 9;
+  auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  const auto clean = solve_batch<TypeParam>(h);
+  make_back_substitution_overflow(h, 3);
+  make_back_substitution_overflow(h, 66);
+  const auto with_workspace = [](const auto& exec, const auto& matrix, const auto& rhs, const auto& x,
+                                 const auto& status) {
+    thomas::Workspace<S, L, M> workspace("workspace", matrix.systems(), matrix.rows());
+    thomas::solve(exec, matrix, rhs, x, status, workspace);
+  };
+  for (const auto& r : {solve_batch<TypeParam>(h), solve_poisoned<TypeParam>(h, with_workspace)}) {
+    for (index_type s = 0; s < systems; ++s) {
+      const bool failed = s == 3 || s == 66;
+      EXPECT_EQ(r.status[s], failed ? -1 : 0) << "system " << s;
+      for (index_type i = 0; i < n; ++i) {
+        const S v = r.x[s * n + i];
+        if (failed) {
+          EXPECT_TRUE(std::isnan(v)) << "failed system " << s << " row " << i << " is " << v;
+        } else {
+          EXPECT_EQ(std::memcmp(&v, &clean.x[s * n + i], sizeof(S)), 0) << "neighbour " << s << " changed";
+        }
       }
     }
   }
@@ -207,6 +244,48 @@ TYPED_TEST(ThomasAcrossLayouts, ComplexRightHandSideWithRealMatrix) {
       h, h_im, [](const auto& matrix, const auto& d, const auto& x, const auto&) { thomas::solve(E(), matrix, d, x); });
   expect_matches_oracle(r.real_part, r.re, "complex rhs, real part");
   expect_matches_oracle(r.imaginary_part, r.im, "complex rhs, imaginary part");
+}
+
+// One system of 2^28 + 1 rows in double on a host space: its per-thread scratch (8 n bytes) is
+// over INT_MAX, which Kokkos 3.4's PerTeam (an int) wrapped (an abort or a segfault); such
+// systems now take the workspace kernel. The storage is mapped without reserve so that only the
+// rows touched cost memory: rows 0-1 are [1 1; 1 1] (zero pivot at row 2), so the solve stops
+// there and poisons x (2 GiB written). a = b = c share one vector. Device spaces skip.
+template <class E>
+class ThomasLongSystem : public KokkosTest {};
+TYPED_TEST_SUITE(ThomasLongSystem, to_gtest<ExecSpaces>::type);
+TYPED_TEST(ThomasLongSystem, ScratchBeyondIntMaxTakesTheWorkspace) {
+  using E = TypeParam;
+  using M = typename E::memory_space;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    using V = BatchVector<double, layouts::Flat, M>;
+    const index_type n = (index_type(1) << 28) + 1;
+    ASSERT_GT(n * index_type(sizeof(double)), index_type(INT_MAX));
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
+    const auto map = [bytes]() {
+      void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      return p == MAP_FAILED ? nullptr : static_cast<double*>(p);
+    };
+    double* const matrix_data = map();
+    double* const rhs_data = map();
+    if (matrix_data == nullptr || rhs_data == nullptr) GTEST_SKIP() << "cannot map 2 x 2 GiB";
+    matrix_data[0] = matrix_data[1] = 1;
+    rhs_data[0] = 1;
+    {
+      const V m(typename V::storage_type(matrix_data, n), layouts::Flat(1, n));
+      const V rhs(typename V::storage_type(rhs_data, n), layouts::Flat(1, n));
+      StatusView<M> status("status", 1);
+      E exec;
+      thomas::solve(exec, TridiagonalBatch<double, layouts::Flat, M>(m, m, m), rhs, rhs, status);
+      exec.fence();
+      EXPECT_EQ(status(0), 2);
+      EXPECT_TRUE(std::isnan(rhs_data[0]) && std::isnan(rhs_data[n / 2]) && std::isnan(rhs_data[n - 1]));
+    }
+    munmap(matrix_data, bytes);
+    munmap(rhs_data, bytes);
+  }
 }
 
 }  // namespace

@@ -192,6 +192,40 @@ TYPED_TEST(ThomasConstant, FailedTriplesAreReportedAndLeaveTheirNeighboursExact)
   EXPECT_EQ(st(5), 0);
 }
 
+// Constant coefficients a = 0, b = 1, c = 2^(e/2) (e = max_exponent): every pivot is 1, the
+// forward sweep gives d unchanged, and the back substitution from d = (0, .., 0, 1) multiplies by
+// -c per row, overflowing by the third row from the end. Both solves report -1 and NaN
+// (before: Inf and NaN with status 0); the neighbouring triple solves normally.
+TYPED_TEST(ThomasConstant, OverflowInTheBackSubstitutionIsReported) {
+  using S = typename TypeParam::scalar;
+  const index_type systems = 4, n = 6;
+  auto k = make_constant_case<S>(systems, n, 2, MatrixKind::diagonally_dominant, test_seed());
+  const S big = std::ldexp(S(1), std::numeric_limits<S>::max_exponent / 2);
+  k.a[1] = 0;
+  k.b[1] = 1;
+  k.c[1] = big;
+  for (index_type s = 1; s < systems; s += 2)
+    for (index_type i = 0; i < n; ++i) {
+      k.h.at(k.h.a, s, i) = 0;
+      k.h.at(k.h.b, s, i) = 1;
+      k.h.at(k.h.c, s, i) = big;
+      k.h.at(k.h.d, s, i) = i + 1 == n ? S(1) : S(0);
+    }
+  const auto r = solve_three_ways<TypeParam>(k);
+  for (const auto* solved : {&r.direct, &r.factored})
+    for (index_type s = 0; s < systems; ++s) {
+      EXPECT_EQ(solved->status[s], s % 2 == 1 ? -1 : 0) << "system " << s;
+      for (index_type i = 0; i < n; ++i) {
+        const S v = solved->x[s * n + i];
+        if (s % 2 == 1) {
+          EXPECT_TRUE(std::isnan(v)) << "failed system " << s << " row " << i << " is " << v;
+        } else {
+          EXPECT_EQ(std::memcmp(&v, &r.general.x[s * n + i], sizeof(S)), 0) << "neighbour " << s << " changed";
+        }
+      }
+    }
+}
+
 TYPED_TEST(ThomasConstant, InPlaceWithWorkspaceAndRepeatedSolvesGiveTheSameBits) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;

@@ -88,6 +88,41 @@ TYPED_TEST(ThomasFactorization, BadPivotIsReportedByFactorizeAndBySolve) {
   }
 }
 
+// A factorization that succeeded but a right-hand side whose back substitution overflows: the
+// solve reports -1 and NaN for that right-hand side only (before: Inf and NaN with status 0).
+TYPED_TEST(ThomasFactorization, OverflowInTheBackSubstitutionIsReportedBySolve) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  typename TypeParam::exec exec;
+  const index_type systems = 5, n = 9;
+  auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  make_back_substitution_overflow(h, 2);
+  TridiagonalBatch<S, L, M> matrix("A", systems, n);
+  upload(h.a, matrix.lower);
+  upload(h.b, matrix.diag);
+  upload(h.c, matrix.upper);
+  thomas::Factorization<S, L, M> factors("f", systems, n);
+  StatusView<M> status("status", systems);
+  thomas::factorize(exec, matrix, factors, status);
+  EXPECT_NO_THROW(check(status));
+  // Two right-hand sides per system: system 2's second one is zero, which solves fine.
+  std::vector<S> d(2 * systems * n, S(0));
+  std::copy(h.d.begin(), h.d.end(), d.begin());
+  BatchVector<S, L, M> rhs("rhs", 2 * systems, n), x("x", 2 * systems, n);
+  upload(d, rhs);
+  fill_storage(x, nan_of<S>());
+  StatusView<M> rhs_status("rhs_status", 2 * systems);
+  thomas::solve(exec, factors, rhs, x, rhs_status);
+  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs_status);
+  const auto xh = download(x);
+  for (index_type r = 0; r < 2 * systems; ++r) {
+    EXPECT_EQ(hs(r), r == 2 ? -1 : 0) << "right-hand side " << r;
+    for (index_type i = 0; i < n; ++i)
+      EXPECT_EQ(std::isnan(xh[r * n + i]), r == 2) << "right-hand side " << r << " row " << i << ": " << xh[r * n + i];
+  }
+}
+
 TYPED_TEST(ThomasFactorization, WrongRightHandSideCountsAreRejected) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;

@@ -47,4 +47,23 @@ void expect_matches_oracle(const HostBatch<R>& h, const std::vector<R>& x, const
   }
 }
 
+/// Makes system s of h (3 or more rows) one whose forward sweep stays finite but whose back
+/// substitution overflows: rows 0-2 are [t 1 0; 0 1 1; 0 0 1] with t = 1/sqrt(max), d = (0, 0,
+/// 4 sqrt(max)), so x2 = 4 sqrt(max), x1 = -x2, and x0 = -x1 / t = 4 max (rows 3 on: identity,
+/// d = 0, no coupling back). Every pivot is at least t, far above the smallest normal number.
+template <class R>
+void make_back_substitution_overflow(HostBatch<R>& h, index_type s) {
+  const R root = std::sqrt(std::numeric_limits<R>::max());
+  for (index_type i = 0; i < h.rows; ++i) {
+    h.at(h.a, s, i) = 0;
+    h.at(h.b, s, i) = 1;
+    h.at(h.c, s, i) = 0;
+    h.at(h.d, s, i) = 0;
+  }
+  h.at(h.b, s, 0) = R(1) / root;
+  h.at(h.c, s, 0) = 1;
+  h.at(h.c, s, 1) = 1;
+  h.at(h.d, s, 2) = 4 * root;
+}
+
 }  // namespace tridiag::test
