@@ -105,7 +105,10 @@ struct ShermanMorrisonKernel {
 /// place); an x or workspace vector sharing storage with anything else the solve reads or writes
 /// is rejected (tridiag::invalid_argument). `status` (optional, one int per system) gets each system's code, as Thomas: k > 0 bad
 /// pivot of the modified matrix at row k, or k = n when the Sherman-Morrison denominator
-/// 1 + v^T z is zero, tiny or not finite (A singular); -k non-finite value at row k. A failed
+/// 1 + v^T z is zero, tiny or not finite (A singular); -k non-finite value at row k. Rounding
+/// can leave the denominator of an exactly singular A near epsilon instead of zero: such a system
+/// passes with a huge x (as with LAPACK's ?gesv on the dense matrix, which misses most of them
+/// too), so check the residual where A may be singular. A failed
 /// system's x is NaN, the other systems are unaffected. `workspace` (optional) avoids an
 /// allocation per call (2 matrix scalars per row, workspace_bytes).
 /// Memory traffic: 20 values per row (Thomas: 9).
