@@ -21,6 +21,7 @@
 // -k first non-finite value at row k.
 
 #include <Kokkos_Core.hpp>
+#include <climits>
 #include <string>
 #include <tridiag/algorithms/partitioned/partitioned_kernel.hpp>
 #include <tridiag/algorithms/partitioned/split_solve.hpp>
@@ -50,8 +51,8 @@ struct Options {
   /// chunk per thread of the whole device, their coefficients in registers and their loads and
   /// stores coalesced through scratch; the interface system is solved by this solver again
   /// (split_solve.hpp), rather than one team per system walking chunks of n / P rows from a
-  /// global workspace. Automatic: on GPUs whenever the chunks of a team per system would not fit
-  /// in registers (n above 16 x 256 rows).
+  /// global workspace. Automatic: on GPUs whenever the team kernel's chunks would be in the
+  /// workspace (n above 16 x 256 rows, or ChunkStorage::workspace) and n >= 2 split_chunk_rows.
   enum class Split { automatic, always, never } split = Split::automatic;
   int split_chunk_rows = 8;
   /// P = 64 on a GPU (two warps per system): the lower warp solves the interface system with
@@ -96,6 +97,20 @@ struct LongestRaggedSystem {
     m = n > m ? n : m;
   }
 };
+
+/// A team kernel that does nothing: what team_size_max is asked about before the real kernel exists.
+struct EmptyTeamKernel {
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member&) const {}
+};
+
+/// Host threads per system: one system per thread while there are enough systems, else the
+/// threads split the systems, but never more than a team can have (64 in Kokkos 3.4's OpenMP:
+/// on a host of more threads a single system asked for all of them and the solve threw).
+inline index_type host_threads_per_system(index_type threads, index_type systems, index_type team_limit) {
+  const index_type p = systems >= threads ? 1 : (threads + systems - 1) / (systems > 0 ? systems : 1);
+  return p < team_limit ? p : team_limit;
+}
 }  // namespace impl
 
 /// The split a solve of `systems` x `n` on ExecSpace will use; value_bytes and matrix_bytes are
@@ -113,8 +128,9 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
   if (opts.threads_per_system > 0) {
     P = opts.threads_per_system;
   } else if (host) {
-    // Host: one system per thread while there are enough systems, else split systems.
-    P = systems >= threads ? 1 : (threads + systems - 1) / (systems > 0 ? systems : 1);
+    const int team_limit =
+        Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1).team_size_max(impl::EmptyTeamKernel{}, Kokkos::ParallelForTag());
+    P = impl::host_threads_per_system(threads, systems, team_limit);
   } else {
     // GPU: about rows_per_thread rows per thread, P a power of two (warp shuffles), at most 256.
     // Rows per thread set how many loads each thread has in flight when a group stages its
@@ -216,12 +232,6 @@ Plan plan(const ExecSpace& exec, index_type systems, index_type n, const Options
 
 namespace impl {
 
-/// A team kernel that does nothing: what team_size_max is asked about before the real kernel exists.
-struct EmptyTeamKernel {
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION void operator()(const Member&) const {}
-};
-
 /// Launches PartitionedKernel with the plan's staging and exchange, on nsys systems placed as
 /// `systems` says (UniformSystems, RaggedSystems) with diagonals lower, diag, upper.
 template <class ExecSpace, class Matrix, class Value, bool Staged, Exchange Lanes, class Systems, class Vector,
@@ -252,8 +262,11 @@ void launch_kernel(const ExecSpace& exec, index_type nsys, const Systems& system
   }
   require(team_size <= max_team, "partitioned::solve", p.threads_per_system,
           " threads per system are more than the ", max_team, " threads a team of this kernel can have here");
-  const index_type S = kernel.S;
-  Policy policy(exec, static_cast<int>((nsys + S - 1) / S), team_size);
+  const index_type S = kernel.S, league = (nsys + S - 1) / S;
+  // An int league: a larger batch would wrap and leave systems unsolved with no error.
+  require(league <= INT_MAX, "partitioned::solve", "batch of ", nsys, " systems needs ", league,
+          " teams, more than the league size limit ", INT_MAX);
+  Policy policy(exec, static_cast<int>(league), team_size);
   std::size_t bytes = partitioned_scratch_bytes<ExecSpace, Matrix, Value>(team_size, p.threads_per_system,
                                                                Staged ? Maker::register_rows : 0, Lanes);
   if constexpr (Lanes == Exchange::paired_warps) {

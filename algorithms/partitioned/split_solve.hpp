@@ -163,8 +163,11 @@ void launch_split_step(const ExecSpace& exec, Kernel kernel, const char* label, 
   require(team <= max_team && bytes(team) <= limit, "partitioned::solve", "the split kernel's chunks of ", M,
           " rows do not fit in a team here (", bytes(team), " bytes of scratch, ", limit, " available)");
   kernel.slab_bytes = static_cast<int>(staging_slab_bytes(warps ? 32 : team, M, scalar_bytes));
-  const index_type total = kernel.nsys * kernel.cut.chunks;
-  Policy policy(exec, static_cast<int>((total + team - 1) / team), team);
+  const index_type total = kernel.nsys * kernel.cut.chunks, league = (total + team - 1) / team;
+  // An int league: a larger batch would wrap and leave chunks unsolved with no error.
+  require(league <= INT_MAX, "partitioned::solve", "the split kernel's ", total, " chunks need ", league,
+          " teams, more than the league size limit ", INT_MAX);
+  Policy policy(exec, static_cast<int>(league), team);
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes(team) + 16));  // + 16: alignment of the base
   Kokkos::parallel_for(label, policy, kernel);
 }

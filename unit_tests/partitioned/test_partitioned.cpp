@@ -1,6 +1,9 @@
 // partitioned::solve (chunks + interface PCR) against the oracles, with chunk coefficients in
 // registers and in workspace, several chunks per system, systems of 1 to 1,000,000 rows.
 
+#include <sys/mman.h>
+
+#include <climits>
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 
 #include "thomas/thomas_checks.hpp"
@@ -69,9 +72,10 @@ TYPED_TEST(PartitionedSolve, FailedSystemsAreReportedAndNeighboursUntouched) {
   using S = typename TypeParam::scalar;
   const int P = std::min(max_team_size<typename TypeParam::exec>(), 2);
   const index_type systems = 6;
-  // Chunks in global workspace (n = 40), register chunks staged in team scratch (n = 16 P), and
-  // the automatic plan for n = 512 (on a GPU: 128 threads per system exchanging through team
-  // scratch; on host cores: workspace chunks).
+  // Chunks in global workspace (n = 40; on a GPU the split solver, which Split::automatic takes
+  // for workspace chunks), register chunks staged in team scratch (n = 16 P), and the automatic
+  // plan for n = 512 (on a GPU: 8-row register chunks, 64 threads per system on paired warps in
+  // double, 128 exchanging through team scratch in float; on host cores: workspace chunks).
   for (int variant : {0, 1, 2}) {
     const bool staged = variant == 1;
     const index_type n = variant == 0 ? 40 : variant == 1 ? 16 * P : 512;
@@ -293,6 +297,56 @@ TYPED_TEST(PartitionedComplexRhs, ComplexRightHandSideWithRealMatrix) {
       expect_matches_oracle(r.imaginary_part, r.im, what + ", imaginary part");
       if (this->HasFailure()) return;
     }
+  }
+}
+
+// Host threads per system: never more than a team can have. On a host of more threads than that
+// (65 or 128 OpenMP threads: 64 in Kokkos 3.4) the plan for one system asked for all of them and
+// the default solve threw; tridiag::solve's Automatic sends such batches here.
+TEST(PartitionedPlan, HostThreadsPerSystemStayWithinATeam) {
+  EXPECT_EQ(partitioned::impl::host_threads_per_system(128, 1, 64), 64);
+  EXPECT_EQ(partitioned::impl::host_threads_per_system(65, 1, 64), 64);
+  EXPECT_EQ(partitioned::impl::host_threads_per_system(64, 1, 64), 64);
+  EXPECT_EQ(partitioned::impl::host_threads_per_system(16, 1, 64), 16);
+  EXPECT_EQ(partitioned::impl::host_threads_per_system(16, 3, 64), 6);
+  EXPECT_EQ(partitioned::impl::host_threads_per_system(16, 20, 64), 1);
+  EXPECT_EQ(partitioned::impl::host_threads_per_system(16, 0, 64), 16);
+}
+
+// A batch of more teams than an int league holds (host: one system per team, register chunks so
+// that no workspace is allocated): rejected before anything runs. Before, the league was cast to
+// int and wrapped (2^32 + 3 systems ran 3 teams: the rest unsolved, no error). The storage is
+// mapped without reserve and never touched. Device spaces skip.
+template <class E>
+class PartitionedLeague : public KokkosTest {};
+TYPED_TEST_SUITE(PartitionedLeague, to_gtest<ExecSpaces>::type);
+TYPED_TEST(PartitionedLeague, MoreTeamsThanAnIntHoldsAreRejected) {
+  using E = TypeParam;
+  using M = typename E::memory_space;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    using V = BatchVector<float, layouts::Flat, M>;
+    const index_type systems = index_type(INT_MAX) + 2, n = 2;
+    const std::size_t bytes = static_cast<std::size_t>(systems * n) * sizeof(float);
+    void* const p = mmap(nullptr, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) GTEST_SKIP() << "cannot map 2 x " << bytes << " bytes";
+    float* const data = static_cast<float*>(p);
+    {
+      const V matrix_vector(typename V::storage_type(data, systems * n), layouts::Flat(systems, n));
+      const V rhs(typename V::storage_type(data + systems * n, systems * n), layouts::Flat(systems, n));
+      partitioned::Options opts;
+      opts.chunk_storage = partitioned::Options::ChunkStorage::registers;
+      opts.split = partitioned::Options::Split::never;
+      const TridiagonalBatch<float, layouts::Flat, M> matrix(matrix_vector, matrix_vector, matrix_vector);
+      try {
+        partitioned::solve(E(), matrix, rhs, rhs, {}, opts);
+        ADD_FAILURE() << systems << " systems were accepted";
+      } catch (const tridiag::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("league size limit"), std::string::npos) << e.what();
+      }
+    }
+    munmap(p, 2 * bytes);
   }
 }
 
