@@ -1,12 +1,11 @@
 // partitioned::solve (chunks + interface PCR) against the oracles, with chunk coefficients in
 // registers and in workspace, several chunks per system, systems of 1 to 1,000,000 rows.
 
-#include <sys/mman.h>
-
 #include <climits>
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 
 #include "thomas/thomas_checks.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -329,24 +328,21 @@ TYPED_TEST(PartitionedLeague, MoreTeamsThanAnIntHoldsAreRejected) {
     using V = BatchVector<float, layouts::Flat, M>;
     const index_type systems = index_type(INT_MAX) + 2, n = 2;
     const std::size_t bytes = static_cast<std::size_t>(systems * n) * sizeof(float);
-    void* const p = mmap(nullptr, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) GTEST_SKIP() << "cannot map 2 x " << bytes << " bytes";
-    float* const data = static_cast<float*>(p);
-    {
-      const V matrix_vector(typename V::storage_type(data, systems * n), layouts::Flat(systems, n));
-      const V rhs(typename V::storage_type(data + systems * n, systems * n), layouts::Flat(systems, n));
-      partitioned::Options opts;
-      opts.chunk_storage = partitioned::Options::ChunkStorage::registers;
-      opts.split = partitioned::Options::Split::never;
-      const TridiagonalBatch<float, layouts::Flat, M> matrix(matrix_vector, matrix_vector, matrix_vector);
-      try {
-        partitioned::solve(E(), matrix, rhs, rhs, {}, opts);
-        ADD_FAILURE() << systems << " systems were accepted";
-      } catch (const tridiag::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("league size limit"), std::string::npos) << e.what();
-      }
+    const UnreservedMapping mapping(2 * bytes);
+    float* const data = mapping.data<float>();
+    if (data == nullptr) GTEST_SKIP() << "cannot map 2 x " << bytes << " bytes";
+    const V matrix_vector(typename V::storage_type(data, systems * n), layouts::Flat(systems, n));
+    const V rhs(typename V::storage_type(data + systems * n, systems * n), layouts::Flat(systems, n));
+    partitioned::Options opts;
+    opts.chunk_storage = partitioned::Options::ChunkStorage::registers;
+    opts.split = partitioned::Options::Split::never;
+    const TridiagonalBatch<float, layouts::Flat, M> matrix(matrix_vector, matrix_vector, matrix_vector);
+    try {
+      partitioned::solve(E(), matrix, rhs, rhs, {}, opts);
+      ADD_FAILURE() << systems << " systems were accepted";
+    } catch (const tridiag::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("league size limit"), std::string::npos) << e.what();
     }
-    munmap(p, 2 * bytes);
   }
 }
 

@@ -1,8 +1,6 @@
 // thomas::solve (one thread per system) on every layout, scalar type and execution space,
 // against the long-double banded LU and LAPACK ?gtsv.
 
-#include <sys/mman.h>
-
 #include <climits>
 #include <cstring>
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
@@ -11,6 +9,7 @@
 
 #include "reference/reference_thomas.hpp"
 #include "thomas/thomas_checks.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -264,27 +263,20 @@ TYPED_TEST(ThomasLongSystem, ScratchBeyondIntMaxTakesTheWorkspace) {
     const index_type n = (index_type(1) << 28) + 1;
     ASSERT_GT(n * index_type(sizeof(double)), index_type(INT_MAX));
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
-    const auto map = [bytes]() {
-      void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      return p == MAP_FAILED ? nullptr : static_cast<double*>(p);
-    };
-    double* const matrix_data = map();
-    double* const rhs_data = map();
+    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes);
+    double* const matrix_data = matrix_mapping.data<double>();
+    double* const rhs_data = rhs_mapping.data<double>();
     if (matrix_data == nullptr || rhs_data == nullptr) GTEST_SKIP() << "cannot map 2 x 2 GiB";
     matrix_data[0] = matrix_data[1] = 1;
     rhs_data[0] = 1;
-    {
-      const V m(typename V::storage_type(matrix_data, n), layouts::Flat(1, n));
-      const V rhs(typename V::storage_type(rhs_data, n), layouts::Flat(1, n));
-      StatusView<M> status("status", 1);
-      E exec;
-      thomas::solve(exec, TridiagonalBatch<double, layouts::Flat, M>(m, m, m), rhs, rhs, status);
-      exec.fence();
-      EXPECT_EQ(status(0), 2);
-      EXPECT_TRUE(std::isnan(rhs_data[0]) && std::isnan(rhs_data[n / 2]) && std::isnan(rhs_data[n - 1]));
-    }
-    munmap(matrix_data, bytes);
-    munmap(rhs_data, bytes);
+    const V m(typename V::storage_type(matrix_data, n), layouts::Flat(1, n));
+    const V rhs(typename V::storage_type(rhs_data, n), layouts::Flat(1, n));
+    StatusView<M> status("status", 1);
+    E exec;
+    thomas::solve(exec, TridiagonalBatch<double, layouts::Flat, M>(m, m, m), rhs, rhs, status);
+    exec.fence();
+    EXPECT_EQ(status(0), 2);
+    EXPECT_TRUE(std::isnan(rhs_data[0]) && std::isnan(rhs_data[n / 2]) && std::isnan(rhs_data[n - 1]));
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <tridiag/algorithms/thomas/thomas_factorization.hpp>
@@ -19,6 +20,22 @@ using Configs = to_gtest<product<RealScalars, list<layouts::Interleaved, layouts
                                  ExecSpaces>::type>::type;
 TYPED_TEST_SUITE(ThomasFactorization, Configs, ConfigNames);
 
+/// h's matrix on the config's memory space, factorized, and factorize's status codes.
+template <class C>
+auto factorize_host_batch(const HostBatch<typename C::scalar>& h) {
+  using S = typename C::scalar;
+  using L = typename C::layout;
+  using M = typename C::memory;
+  TridiagonalBatch<S, L, M> matrix("A", h.systems, h.rows);
+  upload(h.a, matrix.lower);
+  upload(h.b, matrix.diag);
+  upload(h.c, matrix.upper);
+  thomas::Factorization<S, L, M> factors("f", h.systems, h.rows);
+  StatusView<M> status("status", h.systems);
+  thomas::factorize(typename C::exec(), matrix, factors, status);
+  return std::make_tuple(matrix, factors, status);
+}
+
 TYPED_TEST(ThomasFactorization, SolvesManyRightHandSidesBitwiseLikeSolve) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
@@ -26,13 +43,7 @@ TYPED_TEST(ThomasFactorization, SolvesManyRightHandSidesBitwiseLikeSolve) {
   typename TypeParam::exec exec;
   const index_type systems = 45, n = 70, k = 3;
   const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
-  TridiagonalBatch<S, L, M> matrix("A", systems, n);
-  upload(h.a, matrix.lower);
-  upload(h.b, matrix.diag);
-  upload(h.c, matrix.upper);
-  thomas::Factorization<S, L, M> factors("f", systems, n);
-  StatusView<M> status("status", systems);
-  thomas::factorize(exec, matrix, factors, status);
+  auto [matrix, factors, status] = factorize_host_batch<TypeParam>(h);
   EXPECT_NO_THROW(check(status));
   // k right-hand sides per system: rhs system r belongs to matrix system r % systems.
   std::vector<S> d(k * systems * n);
@@ -67,13 +78,7 @@ TYPED_TEST(ThomasFactorization, BadPivotIsReportedByFactorizeAndBySolve) {
   auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
   h.at(h.a, 3, 6) = 0;
   h.at(h.b, 3, 6) = 0;
-  TridiagonalBatch<S, L, M> matrix("A", systems, n);
-  upload(h.a, matrix.lower);
-  upload(h.b, matrix.diag);
-  upload(h.c, matrix.upper);
-  thomas::Factorization<S, L, M> factors("f", systems, n);
-  StatusView<M> status("status", systems);
-  thomas::factorize(exec, matrix, factors, status);
+  auto [matrix, factors, status] = factorize_host_batch<TypeParam>(h);
   auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
   EXPECT_EQ(hs(3), 7);
   BatchVector<S, L, M> rhs("rhs", systems, n), x("x", systems, n);
@@ -98,13 +103,7 @@ TYPED_TEST(ThomasFactorization, OverflowInTheBackSubstitutionIsReportedBySolve) 
   const index_type systems = 5, n = 9;
   auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
   make_back_substitution_overflow(h, 2);
-  TridiagonalBatch<S, L, M> matrix("A", systems, n);
-  upload(h.a, matrix.lower);
-  upload(h.b, matrix.diag);
-  upload(h.c, matrix.upper);
-  thomas::Factorization<S, L, M> factors("f", systems, n);
-  StatusView<M> status("status", systems);
-  thomas::factorize(exec, matrix, factors, status);
+  auto [matrix, factors, status] = factorize_host_batch<TypeParam>(h);
   EXPECT_NO_THROW(check(status));
   // Two right-hand sides per system: system 2's second one is zero, which solves fine.
   std::vector<S> d(2 * systems * n, S(0));
