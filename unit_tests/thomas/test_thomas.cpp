@@ -250,12 +250,13 @@ TYPED_TEST(ThomasAcrossLayouts, ComplexRightHandSideWithRealMatrix) {
 // systems now take the workspace kernel. The storage is mapped without reserve so that only the
 // rows touched cost memory: rows 0-1 are [1 1; 1 1] (zero pivot at row 2), so the solve stops
 // there and poisons x (2 GiB written). a = b = c share one vector. Device spaces skip.
-template <class E>
+template <class C>
 class ThomasLongSystem : public KokkosTest {};
-TYPED_TEST_SUITE(ThomasLongSystem, to_gtest<ExecSpaces>::type);
+using LongSystemConfigs = to_gtest<product<list<double>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasLongSystem, LongSystemConfigs, ConfigNames);
 TYPED_TEST(ThomasLongSystem, ScratchBeyondIntMaxTakesTheWorkspace) {
-  using E = TypeParam;
-  using M = typename E::memory_space;
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
     GTEST_SKIP() << "host execution spaces only";
   } else {
