@@ -8,7 +8,7 @@
 //     row m-1:      alpha_m1 x(k0)  + x(k0+m-1) + gamma_m1 x(k0+m)  = delta_m1
 // Rows 0 and m-1 of every chunk form the reduced ("interface") system of 2 unknowns per chunk,
 // itself tridiagonal, solved by the threads of the system together (interface_solve.hpp); then each thread
-// finishes its inner rows: x(k0+j) = delta_j - alpha_j x(k0) - gamma_j x(k0+m-1).
+// finishes its inner rows: x(k0+j) = delta_j - alpha_j x(k0) - gamma_j x(k0+m-1) (solve_inner_rows).
 //
 // Each input value is read once and each solution value written once; only the chunk's
 // coefficients are kept in between, either in registers (RegisterChunk<M>, m <= M, for the GPU:
@@ -165,17 +165,22 @@ KOKKOS_FORCEINLINE_FUNCTION int eliminate_chunk(Chunk& chunk, index_type n, inde
                               ChunkRows<D>{d, k0}, nonfinite_row, last);
 }
 
-/// Inner rows from the two interface unknowns; writes rows [k0, k0+m) of x.
-template <class Chunk, class X, class Value>
-KOKKOS_FORCEINLINE_FUNCTION void finish_chunk(Chunk& chunk, index_type k0, index_type m, const Value& first,
-                                         const Value& last, const X& x) {
+/// Inner rows from the two interface unknowns, left in the chunk's delta: delta_j becomes
+/// x(k0+j) = delta_j - alpha_j x(k0) - gamma_j x(k0+m-1), 0 < j < m-1. Returns false when one of
+/// them is not finite: an overflow the elimination and the interface solve cannot see, which the
+/// caller must report before its system's failure codes are reduced.
+template <class Chunk, class Value>
+KOKKOS_FORCEINLINE_FUNCTION bool solve_inner_rows(Chunk& chunk, index_type m, const Value& first, const Value& last) {
+  bool finite = true;
   TRIDIAG_UNROLL
-  for (index_type j = 0; j < Chunk::loop_bound(m); ++j) {
-    if (j < m) {
-      const Value v = j == 0 ? first : j == m - 1 ? last : Value(chunk.delta(j) - chunk.alpha(j) * first - chunk.gamma(j) * last);
-      x(k0 + j) = v;
+  for (index_type j = 1; j < Chunk::loop_bound(m); ++j) {
+    if (j < m - 1) {
+      const Value v = Value(chunk.delta(j) - chunk.alpha(j) * first - chunk.gamma(j) * last);
+      chunk.delta(j) = v;
+      finite = finite & compat::isfinite(v);
     }
   }
+  return finite;
 }
 
 }  // namespace tridiag::partitioned

@@ -9,8 +9,10 @@
 // interface rows to team scratch (one barrier), lane j of the lower warp takes chunks 2j and 2j + 1,
 // does their cyclic-reduction steps and one more (the even last unknowns eliminated), solves the
 // remaining 32 rows by PCR with shuffles, and publishes the last unknowns and the system's failure
-// codes (one barrier): two team barriers in all where the team scratch has room for the exchange
-// beside the staging slabs, four where it must reuse them (one before, one after).
+// codes (one barrier); every thread then solves its chunk's inner rows and flags an overflow there
+// (one barrier: the two warps' chunks are known only to their own threads): three team barriers
+// in all where the team scratch has room for the exchange beside the staging slabs, five where it
+// must reuse them (one before, one after).
 //
 // Notation as interface_solve.hpp: chunk t's rows f_t, l_t; R_t the row of the last unknowns
 // y_t = x(last_t) after the cyclic-reduction step. Lane j holds R_2j and R_2j+1; substituting
@@ -36,11 +38,12 @@ KOKKOS_INLINE_FUNCTION constexpr std::size_t round16(std::size_t b) { return (b 
 KOKKOS_INLINE_FUNCTION constexpr std::size_t paired_warps_area_bytes(std::size_t matrix_bytes,
                                                                       std::size_t value_bytes) {
   return round16(4 * paired_warps_threads * matrix_bytes) + round16(3 * paired_warps_threads * value_bytes) +
-         round16((3 * paired_warps_threads + 2) * sizeof(int));
+         round16((3 * paired_warps_threads + 3) * sizeof(int));
 }
 
 /// One system's part of the team scratch: its threads' interface rows and failure candidates, then
-/// the solved last unknowns and the system's failure codes.
+/// the solved last unknowns and the system's failure codes (pivot row, non-finite row, and whether
+/// an inner row overflowed).
 template <class Matrix, class Value>
 struct PairedWarpsArea {
   static constexpr int P = paired_warps_threads;
@@ -85,11 +88,13 @@ struct PairedWarpsOutcome {
 /// `in_system` false. owns: the thread has a chunk (else its rows are identity rows, all zero);
 /// last_row: its chunk's last row, 1-based (reported when its interface row's pivot fails);
 /// failed / nonfinite: its chunk elimination's codes (0: none). `overflow`: the code to report for
-/// a non-finite interface solution from finite inputs.
-template <class Member, class Matrix, class Value>
+/// a non-finite interface solution or inner row from finite inputs. solve_inner(x_first, x_last):
+/// solves the caller's inner rows (none where it owns no chunk), false when one is not finite.
+template <class Member, class Matrix, class Value, class SolveInner>
 KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps(
     const Member& member, const PairedWarpsArea<Matrix, Value>& area, bool area_private, bool in_system, int t,
-    bool owns, int last_row, int failed, int nonfinite, const ChunkEnds<Matrix, Value>& ends, int overflow) {
+    bool owns, int last_row, int failed, int nonfinite, const ChunkEnds<Matrix, Value>& ends, int overflow,
+    const SolveInner& solve_inner) {
   using Row = InterfaceRow<Matrix, Value>;
   const Row zero{Matrix(0), Matrix(0), Value(0)};
   // An area that aliases scratch the team used just before (staging) waits for it; one of its own
@@ -156,6 +161,7 @@ KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps
     if (j == 0) {
       area.system_codes[0] = pivot;
       area.system_codes[1] = bad;
+      area.system_codes[2] = 0;
     }
   }
   member.team_barrier();
@@ -167,7 +173,11 @@ KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps
     out.x_first = f.d - f.a * y_before - f.c * out.x_last;
     out.pivot_row = area.system_codes[0];
     out.nonfinite_row = area.system_codes[1];
+    if (!solve_inner(out.x_first, out.x_last)) area.system_codes[2] = 1;
   }
+  // An overflow in one thread's inner rows fails the whole system: every thread must see it.
+  member.team_barrier();
+  if (in_system && out.nonfinite_row == INT_MAX && area.system_codes[2] != 0) out.nonfinite_row = overflow;
   if (!area_private) member.team_barrier();  // every thread has read the area: the team may reuse the scratch
   return out;
 }

@@ -151,35 +151,40 @@ struct PartitionedKernel {
     }
     ChunkEnds<Matrix, Value> ends{{Matrix(0), Matrix(0), Value(0)}, {Matrix(0), Matrix(0), Value(0)}};
     if (owns) ends = {{chunk.alpha(0), chunk.gamma(0), chunk.delta(0)}, {last.alpha, last.gamma, last.delta}};
+    // The inner rows are solved into chunk.delta before the system's failure codes are reduced
+    // (an overflow there fails the whole system), and stored after.
     Outcome outcome;
     if constexpr (Lanes == Exchange::shuffles) {
-      outcome = solve_interface_with(ShuffleExchange{P}, t, k0, m, owns, failed, nonfinite, ends);
+      outcome = solve_interface_with(ShuffleExchange{P}, chunk, t, k0, m, owns, failed, nonfinite, ends);
     } else if constexpr (Lanes == Exchange::paired_warps) {
       using Area = PairedWarpsArea<Matrix, Value>;
       const Area area(scratch + exchange_offset + (rank / P) * Area::bytes());
-      const auto r = solve_interface_on_paired_warps(member, area, exchange_private, rank < P * S, t, owns,
-                                                     static_cast<int>(k0 + m), failed, nonfinite, ends, overflow_mark);
+      const auto r = solve_interface_on_paired_warps(
+          member, area, exchange_private, rank < P * S, t, owns, static_cast<int>(k0 + m), failed, nonfinite, ends,
+          overflow_mark, [&](const Value& first, const Value& last) { return solve_inner_rows(chunk, m, first, last); });
       outcome = {r.x_first, r.x_last, r.pivot_row, r.nonfinite_row == overflow_mark ? 1 : r.nonfinite_row};
     } else {
-      outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), t, k0, m, owns,
-                                     failed, nonfinite, ends);
+      outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), chunk, t, k0, m,
+                                     owns, failed, nonfinite, ends);
     }
     const bool ok = outcome.pivot_row == INT_MAX && outcome.nonfinite_row == INT_MAX;
     if constexpr (Staged) {
       Value rx[M];
       TRIDIAG_UNROLL
       for (int j = 0; j < M; ++j)
-        rx[j] = !ok        ? compat::quiet_nan<Value>()
-                : j == 0     ? outcome.x_first
-                : j == m - 1 ? outcome.x_last
-                             : Value(chunk.delta(j) - chunk.alpha(j) * outcome.x_first - chunk.gamma(j) * outcome.x_last);
+        rx[j] = !ok ? compat::quiet_nan<Value>() : j == 0 ? outcome.x_first : j == m - 1 ? outcome.x_last : chunk.delta(j);
       staging_group(member, scratch, s, n, Ps, k0).store(x, rx, m, owns);
     } else if (owns) {
       const auto xs = rows_of(x, s);
-      if (ok) {
-        finish_chunk(chunk, k0, m, outcome.x_first, outcome.x_last, xs);
-      } else {
+      if (!ok) {
         for (index_type j = 0; j < m; ++j) xs(k0 + j) = compat::quiet_nan<Value>();
+      } else if constexpr (M > 0) {
+        TRIDIAG_UNROLL
+        for (int j = 0; j < M; ++j)
+          if (j < m) xs(k0 + j) = j == 0 ? outcome.x_first : j == m - 1 ? outcome.x_last : chunk.delta(j);
+      } else {  // a workspace chunk's delta is x: its inner rows are there already
+        xs(k0 + m - 1) = outcome.x_last;
+        xs(k0) = outcome.x_first;
       }
     }
     if (active && t == 0 && status.data() != nullptr)
@@ -188,8 +193,8 @@ struct PartitionedKernel {
                                                      : 0;
   }
 
-  /// A non-finite interface solution with finite inputs anywhere in the system is an overflow,
-  /// reported as row 1 (as split_solve does): it ranks after every input row, and a non-finite
+  /// A non-finite interface solution or inner row with finite inputs anywhere in the system is an
+  /// overflow, reported as row 1 (as split_solve does): it ranks after every input row, and a non-finite
   /// input elsewhere spreads to every thread's solution, so it must not count then.
   static constexpr int overflow_mark = INT_MAX - 1;
 
@@ -199,19 +204,24 @@ struct PartitionedKernel {
     int pivot_row = INT_MAX, nonfinite_row = INT_MAX;  ///< 1-based rows; INT_MAX: none
   };
 
-  template <class Lanes_>
-  KOKKOS_INLINE_FUNCTION Outcome solve_interface_with(const Lanes_& lanes, int t, index_type k0, index_type m,
-                                                      bool active, int failed, int nonfinite,
+  /// Also solves the chunk's inner rows into chunk.delta (solve_inner_rows; m = 0 where the
+  /// thread owns no chunk), so that an overflow there joins the reduction at no extra exchange.
+  template <class Lanes_, class Chunk>
+  KOKKOS_INLINE_FUNCTION Outcome solve_interface_with(const Lanes_& lanes, Chunk& chunk, int t, index_type k0,
+                                                      index_type m, bool active, int failed, int nonfinite,
                                                       const ChunkEnds<Matrix, Value>& ends) const {
     Outcome o;
     lanes.fence_scratch_reuse();
     const bool interface_failed = solve_interface(lanes, t, P, ends, o.x_first, o.x_last);
+    const bool inner_finite = solve_inner_rows(chunk, m, o.x_first, o.x_last);
     // This thread's candidates (1-based rows): its chunk's pivot, its interface row (the chunk's
-    // last row), a non-finite input, an overflow (overflow_mark).
+    // last row), a non-finite input, an overflow (overflow_mark) of its interface unknowns or of
+    // its inner rows.
     int pivot = failed ? failed : INT_MAX;
     if (interface_failed && static_cast<int>(k0 + m) < pivot) pivot = static_cast<int>(k0 + m);
     int bad_value = nonfinite ? nonfinite : INT_MAX;
-    if (bad_value == INT_MAX && !(compat::isfinite(o.x_first) && compat::isfinite(o.x_last))) bad_value = overflow_mark;
+    if (bad_value == INT_MAX && !(compat::isfinite(o.x_first) && compat::isfinite(o.x_last) && inner_finite))
+      bad_value = overflow_mark;
     if (!active) pivot = bad_value = INT_MAX;
     lanes.system_min(pivot, bad_value);
     o.pivot_row = pivot;

@@ -56,7 +56,7 @@ struct Options {
   enum class Split { automatic, always, never } split = Split::automatic;
   int split_chunk_rows = 8;
   /// P = 64 on a GPU (two warps per system): the lower warp solves the interface system with
-  /// shuffles after one exchange through team scratch (paired_warps_interface.hpp: 4 team
+  /// shuffles after one exchange through team scratch (paired_warps_interface.hpp: 3 or 5 team
   /// barriers); false: every PCR step through team scratch (lane_exchange.hpp: 15 barriers), for
   /// comparison.
   bool paired_warps = true;
