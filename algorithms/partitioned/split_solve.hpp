@@ -13,7 +13,9 @@
 //     system (step 1 once more on it), and the last one is solved by the team kernel;
 //  3. finish: every chunk is reduced again and finishes its rows from its two interface unknowns.
 //     Reading a, b, c and d twice (8 values per row) costs less than writing the chunk's three
-//     coefficients to a workspace and reading them back (4 + 3 + 3), and needs no workspace.
+//     coefficients to a workspace and reading them back (4 + 3 + 3), and needs no workspace. A
+//     chunk whose inner rows overflow flags its system; a small kernel then fails the flagged
+//     systems as a whole (their other chunks are in other teams).
 // Same arithmetic per chunk as the team kernel; stable for diagonally dominant matrices (the
 // reduced system of a diagonally dominant matrix is diagonally dominant again). Status codes as
 // for Thomas: the first failing (1-based) row, or -row of the first non-finite value. x may be
@@ -50,7 +52,8 @@ struct SplitChunks {
 
 /// Step 1 (Finish = false) or 3 (Finish = true) over the chunks of every system; M: the register
 /// chunk length (>= the longest chunk). flags(s, 0) collects the first failing pivot row of
-/// system s in step 1, flags(s, 1) the first non-finite row (INT_MAX: none).
+/// system s in step 1, flags(s, 1) the first non-finite row (INT_MAX: none); step 3 sets
+/// flags(s, 2) to 1 where an inner row of a chunk of s is not finite (FailOverflowsKernel).
 template <class ExecSpace, class Matrix, class Value, int M, bool Finish, class A, class B, class C, class D,
           class X, class Reduced, class ReducedRhs, class Flags>
 struct SplitChunkKernel {
@@ -124,27 +127,47 @@ struct SplitChunkKernel {
         x_last = rx(s, 2 * q + 1);
       }
       const bool ok = pivot_row == INT_MAX && nonfinite_row == INT_MAX;
+      const bool inner_finite = solve_inner_rows(chunk, active ? m : 0, x_first, x_last);
       Value rows[M];
       TRIDIAG_UNROLL
       for (int j = 0; j < M; ++j)
-        rows[j] = !ok        ? compat::quiet_nan<Value>()
-                  : j == 0     ? x_first
-                  : j == m - 1 ? x_last
-                               : Value(chunk.delta(j) - chunk.alpha(j) * x_first - chunk.gamma(j) * x_last);
+        rows[j] = !ok ? compat::quiet_nan<Value>() : j == 0 ? x_first : j == m - 1 ? x_last : chunk.delta(j);
       group.store(x, rows, m, active);
+      // An overflow in this chunk's inner rows: the system fails after this kernel (its status,
+      // written below, and its other chunks' rows are fixed by FailOverflowsKernel).
+      if (active && ok && !inner_finite) Kokkos::atomic_fetch_min(&flags(s, 2), 1);
       if (active && q == 0 && status.data() != nullptr)
         status(s) = pivot_row != INT_MAX ? pivot_row : ok ? 0 : -nonfinite_row;
     }
   }
 };
 
-/// Fills flags with INT_MAX.
+/// Fills flags with INT_MAX (before step 1 of a level, which runs before its step 3).
 template <class Flags>
 struct ClearFlagsKernel {
   Flags flags;
   KOKKOS_INLINE_FUNCTION void operator()(index_type s) const {
     flags(s, 0) = INT_MAX;
     flags(s, 1) = INT_MAX;
+    flags(s, 2) = INT_MAX;
+  }
+};
+
+/// After step 3 of a level: a system flagged for an overflow in an inner row (flags(s, 2); its
+/// status is 0, its chunks all had finite interface unknowns) fails as a whole: status -1 (an
+/// overflow, reported as row 1, as the team kernel does), x NaN on every row. One thread per
+/// system: on the success path it reads one flag.
+template <class X, class Flags>
+struct FailOverflowsKernel {
+  index_type n;
+  X x;
+  Flags flags;
+  StatusView<typename Flags::memory_space> status;
+  KOKKOS_INLINE_FUNCTION void operator()(index_type s) const {
+    if (flags(s, 2) == INT_MAX) return;
+    if (status.data() != nullptr) status(s) = -1;
+    using Value = typename X::value_type;
+    for (index_type i = 0; i < n; ++i) x(s, i) = compat::quiet_nan<Value>();
   }
 };
 
@@ -182,7 +205,7 @@ template <class Matrix, class Value, class MemorySpace>
 struct SplitLevels {
   using Reduced = BatchVector<Matrix, layouts::Flat, MemorySpace>;
   using ReducedRhs = BatchVector<Value, layouts::Flat, MemorySpace>;
-  using Flags = Kokkos::View<int* [2], MemorySpace>;
+  using Flags = Kokkos::View<int* [3], MemorySpace>;
   struct Level {
     SplitChunks cut;
     Reduced ra, rb, rc;
@@ -210,7 +233,7 @@ struct SplitLevels {
     value_pool = decltype(value_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_rhs"),
                                       2 * nsys * reduced_rows);
     int_pool = decltype(int_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_flags"),
-                                  3 * nsys * static_cast<index_type>(cuts.size()));
+                                  4 * nsys * static_cast<index_type>(cuts.size()));
     Matrix* m = matrix_pool.data();
     Value* v = value_pool.data();
     int* k = int_pool.data();
@@ -221,7 +244,7 @@ struct SplitLevels {
       auto values = [&] { return ReducedRhs(typename ReducedRhs::storage_type((v += span) - span, span), map); };
       Level level{cut, matrix(), matrix(), matrix(), values(), values(), StatusView<MemorySpace>(k, nsys),
                   Flags(k + nsys, nsys)};
-      k += 3 * nsys;
+      k += 4 * nsys;
       levels.push_back(level);
     }
   }
@@ -246,7 +269,7 @@ void split_reduce(const ExecSpace& exec, const Level& level, index_type nsys, co
 }
 
 /// Step 3 on one level: x (and `status`, per system) of the batch the level cuts, from the
-/// level's reduced solution and status.
+/// level's reduced solution and status; then the systems whose inner rows overflowed fail.
 template <int M, class ExecSpace, class Level, class A, class B, class C, class D, class X, class Status>
 void split_finish(const ExecSpace& exec, const Level& level, index_type nsys, const A& a, const B& b, const C& c,
                   const D& d, const X& x, const Status& status) {
@@ -259,6 +282,10 @@ void split_finish(const ExecSpace& exec, const Level& level, index_type nsys, co
                                                  level.rd, level.rx, level.status, status, level.flags, 0},
                                           "tridiag::partitioned::split_finish",
                                           sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value));
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>;
+  using Fail = FailOverflowsKernel<X, decltype(level.flags)>;
+  Kokkos::parallel_for("tridiag::partitioned::split_fail_overflows", Range(exec, 0, nsys),
+                       Fail{level.cut.n, x, level.flags, status});
 }
 
 /// Runs step 1 down every level, solves the last reduced batch with `solve_reduced(matrix, rhs,
