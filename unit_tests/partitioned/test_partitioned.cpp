@@ -2,8 +2,11 @@
 // registers and in workspace, several chunks per system, systems of 1 to 1,000,000 rows.
 
 #include <climits>
+#include <cmath>
+#include <utility>
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 
+#include "partitioned/overflow_checks.hpp"
 #include "thomas/thomas_checks.hpp"
 #include "unreserved_mapping.hpp"
 
@@ -108,6 +111,76 @@ TYPED_TEST(PartitionedSolve, FailedSystemsAreReportedAndNeighboursUntouched) {
           EXPECT_EQ(r.x[s * n + i], clean.x[s * n + i]) << "neighbour " << s << " changed, variant " << variant;
         }
       }
+  }
+}
+
+/// The first row of the second chunk of a system of n rows under plan p (the only one: row 0),
+/// and that chunk's length.
+inline std::pair<index_type, index_type> second_chunk(const partitioned::Plan& p, index_type n, int split_chunk_rows) {
+  const index_type chunks = p.split ? (n + split_chunk_rows - 1) / split_chunk_rows : p.threads_per_system;
+  if (chunks == 1) return {0, n};
+  return {n / chunks, 2 * n / chunks - n / chunks};
+}
+
+// An overflow confined to a chunk's inner rows (finite input, finite interface unknowns) is
+// reported as an overflow (-1) with x NaN on every row of the system, its neighbours bitwise
+// untouched: register chunks staged or not, workspace chunks, 1 to 4 threads per system, the
+// automatic plans (on a GPU: shuffles, paired warps, scratch exchange, the split kernel) and a
+// forced split. Before, x held -Inf in that row with status 0: the inner rows were never checked.
+TYPED_TEST(PartitionedSolve, OverflowInsideAChunkIsReported) {
+  using S = typename TypeParam::scalar;
+  using E = typename TypeParam::exec;
+  const int max_team = max_team_size<E>();
+  struct Variant {
+    index_type n;
+    int P;  // 0: the plan's
+    Storage storage;
+    Staging staging;
+    int split_rows;  // > 0: Split::always with chunks of that many rows
+  };
+  const Variant variants[] = {
+      {3, 1, Storage::workspace, Staging::automatic, 0},  {40, 1, Storage::workspace, Staging::automatic, 0},
+      {12, 1, Storage::registers, Staging::global, 0},    {12, 1, Storage::registers, Staging::scratch, 0},
+      {40, 2, Storage::workspace, Staging::automatic, 0}, {16, 2, Storage::registers, Staging::global, 0},
+      {16, 2, Storage::registers, Staging::scratch, 0},   {30, 3, Storage::registers, Staging::global, 0},
+      {30, 3, Storage::registers, Staging::scratch, 0},   {45, 3, Storage::workspace, Staging::automatic, 0},
+      {64, 4, Storage::registers, Staging::scratch, 0},   {64, 4, Storage::workspace, Staging::automatic, 0},
+      {64, 0, Storage::automatic, Staging::automatic, 0}, {512, 0, Storage::automatic, Staging::automatic, 0},
+      {512, 64, Storage::registers, Staging::global, 0},  {1000, 0, Storage::automatic, Staging::automatic, 0},
+      {5000, 0, Storage::automatic, Staging::automatic, 0}, {6, 0, Storage::automatic, Staging::automatic, 3},
+      {200, 0, Storage::automatic, Staging::automatic, 8}, {1000, 0, Storage::automatic, Staging::automatic, 16}};
+  const index_type systems = 5, bad = 2;
+  for (const auto& v : variants) {
+    if (v.P > max_team) continue;
+    partitioned::Options opts;
+    opts.threads_per_system = v.P;
+    opts.chunk_storage = v.storage;
+    opts.staging = v.staging;
+    if (v.split_rows > 0) {
+      opts.split = partitioned::Options::Split::always;
+      opts.split_chunk_rows = v.split_rows;
+    }
+    const auto p = partitioned::plan(E(), systems, v.n, opts, sizeof(S), sizeof(S));
+    const auto [k, m] = second_chunk(p, v.n, opts.split_chunk_rows);
+    const std::string what = "n = " + std::to_string(v.n) + ", " + p.describe() + ", overflow in row " +
+                             std::to_string(k + 1) + " of a " + std::to_string(m) + "-row chunk";
+    ASSERT_GE(m, 3) << what;
+    auto h = make_host_batch<S>(systems, v.n, MatrixKind::diagonally_dominant, test_seed() + v.n);
+    const auto clean = solve_batch<TypeParam>(h, opts);
+    overflow_inside_a_chunk(h, bad, k);
+    const auto r = solve_batch<TypeParam>(h, opts);
+    EXPECT_EQ(r.status[bad], -1) << what;
+    index_type finite_rows = 0;  // of the failing system (counted: every variant is tried)
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < v.n; ++i) {
+        if (s == bad) {
+          finite_rows += std::isnan(r.x[s * v.n + i]) ? 0 : 1;
+        } else {
+          ASSERT_EQ(r.status[s], 0) << what;
+          ASSERT_EQ(r.x[s * v.n + i], clean.x[s * v.n + i]) << what << ": neighbour " << s << " changed";
+        }
+      }
+    EXPECT_EQ(finite_rows, 0) << what << ": rows of the failing system that are not NaN";
   }
 }
 

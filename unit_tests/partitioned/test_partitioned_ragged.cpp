@@ -2,11 +2,15 @@
 // oracle system by system; empty and single-row systems mixed in; every split of the launch;
 // bitwise equal to partitioned::solve when all systems have one size; failures reported per system.
 
+#include <cmath>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
 
+#include "partitioned/overflow_checks.hpp"
 #include "thomas/thomas_checks.hpp"
 #include "thomas/variable_checks.hpp"
 
@@ -137,6 +141,66 @@ TYPED_TEST(PartitionedRagged, FailedSystemsAreReportedAndNeighboursUntouched) {
         ASSERT_EQ(x[s * nmax + i], clean[s * nmax + i]) << "neighbour " << s << " changed";
       }
     }
+}
+
+// An overflow confined to a chunk's inner rows (finite input, finite interface unknowns):
+// status -1 (an overflow), x NaN on every row of the system, the others bitwise untouched. The
+// failing system is the longest, so that it is cut into the plan's P chunks. Before, x held -Inf
+// in that row with status 0.
+TYPED_TEST(PartitionedRagged, OverflowInsideAChunkIsReported) {
+  using S = typename TypeParam::scalar;
+  using E = typename TypeParam::exec;
+  using Storage = partitioned::Options::ChunkStorage;
+  using Staging = partitioned::Options::Staging;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory>::accessible;
+  const int max_team = max_team_size<E>();
+  struct Variant {
+    index_type nmax;
+    int P;  // 0: the plan's
+    Storage storage;
+    Staging staging;
+  };
+  const Variant variants[] = {{16, 1, Storage::registers, Staging::global},  {16, 1, Storage::registers, Staging::scratch},
+                              {16, 1, Storage::workspace, Staging::automatic}, {16, 2, Storage::registers, Staging::global},
+                              {16, 2, Storage::registers, Staging::scratch}, {16, 2, Storage::workspace, Staging::automatic},
+                              {16, 3, Storage::registers, Staging::scratch}, {16, 4, Storage::registers, Staging::global},
+                              {16, 4, Storage::workspace, Staging::automatic}, {100, 0, Storage::automatic, Staging::automatic},
+                              {512, 0, Storage::automatic, Staging::automatic}, {512, 64, Storage::registers, Staging::global}};
+  const index_type systems = 7, bad = 2;
+  for (const auto& v : variants) {
+    if (v.P > max_team || (!host && v.storage == Storage::workspace)) continue;
+    partitioned::Options opts;
+    opts.threads_per_system = v.P;
+    opts.chunk_storage = v.storage;
+    opts.staging = v.staging;
+    const auto p = partitioned::plan(E(), systems, v.nmax, opts, sizeof(S), sizeof(S));
+    if (!host && p.register_rows == 0) continue;
+    const int P = p.threads_per_system;
+    const index_type k = P > 1 ? v.nmax / P : 0, m = (P > 1 ? 2 * v.nmax / P : v.nmax) - k;
+    const std::string what = "nmax " + std::to_string(v.nmax) + ", " + p.describe() + ", overflow in row " +
+                             std::to_string(k + 1) + " of a " + std::to_string(m) + "-row chunk";
+    ASSERT_GE(m, 3) << what;
+    // An empty and a single-row system among them; the failing one is the longest.
+    const std::vector<index_type> sizes{v.nmax - 3, 0, v.nmax, 1, v.nmax / 2, v.nmax, 5};
+    auto h = make_host_batch<S>(systems, v.nmax, MatrixKind::diagonally_dominant, test_seed() + 7);
+    const auto clean = RaggedBatch<TypeParam>(h, sizes).solve(opts);
+    overflow_inside_a_chunk(h, bad, k);
+    RaggedBatch<TypeParam> batch(h, sizes);
+    const auto x = batch.solve(opts);
+    const auto status = batch.statuses();
+    EXPECT_EQ(status[bad], -1) << what;
+    index_type finite_rows = 0;  // of the failing system (counted: every variant is tried)
+    for (index_type s = 0; s < systems; ++s)
+      for (index_type i = 0; i < sizes[s]; ++i) {
+        if (s == bad) {
+          finite_rows += std::isnan(x[s * v.nmax + i]) ? 0 : 1;
+        } else {
+          ASSERT_EQ(status[s], 0) << what << ", system " << s;
+          ASSERT_EQ(x[s * v.nmax + i], clean[s * v.nmax + i]) << what << ": neighbour " << s << " changed";
+        }
+      }
+    EXPECT_EQ(finite_rows, 0) << what << ": rows of the failing system that are not NaN";
+  }
 }
 
 TYPED_TEST(PartitionedRagged, MismatchesAndSplitsAreRejected) {
