@@ -5,6 +5,7 @@
 // so lower(s, 0) and upper(s, n-1) lie outside the matrix: solvers never read them (LAPACK keeps
 // dl and du one shorter instead; storing n of each keeps every layout's rows aligned).
 
+#include <climits>
 #include <string>
 #include <utility>
 
@@ -95,8 +96,10 @@ void check_x_apart(const char* where, const Matrix& matrix, const Rhs& rhs, cons
 }
 
 /// The host-boundary checks every fixed-batch solver starts with: the three diagonals, rhs and x
-/// have one shape (check_diagonal_shapes), the status (if given) one entry per system, and x shares no storage with the matrix and overlaps rhs only by being it (in
-/// place). Throws tridiag::invalid_argument.
+/// have one shape (check_diagonal_shapes), the status (if given) one entry per system and systems
+/// whose rows it can name (status codes are int row numbers: beyond INT_MAX rows they would wrap,
+/// to 0 among others), and x shares no storage with the matrix and overlaps rhs only by being it
+/// (in place). Throws tridiag::invalid_argument.
 template <class Matrix, class Rhs, class X, class MemorySpace>
 void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& rhs, const X& x,
                            const StatusView<MemorySpace>& status) {
@@ -104,6 +107,9 @@ void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& r
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
   check_status(where, status, matrix.systems());
+  require(status.data() == nullptr || matrix.rows() <= INT_MAX, where, "systems of ", matrix.rows(),
+          " rows: a status code (an int row number) cannot name their rows; solve without a status (a failed "
+          "system's x is still NaN) or split the systems");
   check_x_apart(where, matrix, rhs, x);
 }
 }  // namespace impl

@@ -281,5 +281,34 @@ TYPED_TEST(ThomasLongSystem, ScratchBeyondIntMaxTakesTheWorkspace) {
   }
 }
 
+// Systems of more than INT_MAX rows with a status View: a status code (an int row number) could
+// not name their rows (row 2^32 would read 0, "solved"), so the solve is rejected before it
+// reads anything (one system of 2^31 rows in float, storage mapped without reserve, never
+// touched). Device spaces skip.
+TYPED_TEST(ThomasLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    using V = BatchVector<float, layouts::Flat, M>;
+    const index_type n = index_type(INT_MAX) + 1;
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes);
+    if (matrix_mapping.data<float>() == nullptr || rhs_mapping.data<float>() == nullptr)
+      GTEST_SKIP() << "cannot map 2 x 8 GiB";
+    const V m(typename V::storage_type(matrix_mapping.data<float>(), n), layouts::Flat(1, n));
+    const V rhs(typename V::storage_type(rhs_mapping.data<float>(), n), layouts::Flat(1, n));
+    const TridiagonalBatch<float, layouts::Flat, M> matrix(m, m, m);
+    StatusView<M> status("status", 1);
+    try {
+      thomas::solve(E(), matrix, rhs, rhs, status);
+      ADD_FAILURE() << "a status for systems of " << n << " rows was accepted";
+    } catch (const tridiag::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot name their rows"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tridiag::test
