@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <tridiag/core/tridiagonal_batch.hpp>
 
 namespace tridiag::test {
 
@@ -31,6 +32,33 @@ class UnreservedMapping {
  private:
   std::size_t bytes_;
   void* data_;
+};
+
+/// A Flat batch of `systems` x `rows` in host memory over two unreserved mappings: a matrix whose
+/// three diagonals are one zero-filled vector, and a right-hand side. ok() is false when a
+/// mapping was refused (skip then). The vectors wrap the mappings: use them while this lives.
+template <class Scalar, class MemorySpace>
+class MappedFlatSystem {
+ public:
+  using Vector = BatchVector<Scalar, layouts::Flat, MemorySpace>;
+  MappedFlatSystem(index_type systems, index_type rows)
+      : systems_(systems), rows_(rows), matrix_memory_(bytes()), rhs_memory_(bytes()) {}
+  bool ok() const { return matrix_data() != nullptr && rhs_data() != nullptr; }
+  Scalar* matrix_data() const { return matrix_memory_.template data<Scalar>(); }
+  Scalar* rhs_data() const { return rhs_memory_.template data<Scalar>(); }
+  TridiagonalBatch<Scalar, layouts::Flat, MemorySpace> matrix() const {
+    const Vector diagonals = wrap(matrix_data());
+    return {diagonals, diagonals, diagonals};
+  }
+  Vector rhs() const { return wrap(rhs_data()); }
+
+ private:
+  std::size_t bytes() const { return static_cast<std::size_t>(systems_ * rows_) * sizeof(Scalar); }
+  Vector wrap(Scalar* data) const {
+    return Vector(typename Vector::storage_type(data, systems_ * rows_), layouts::Flat(systems_, rows_));
+  }
+  index_type systems_, rows_;
+  UnreservedMapping matrix_memory_, rhs_memory_;
 };
 
 }  // namespace tridiag::test

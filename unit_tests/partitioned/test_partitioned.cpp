@@ -394,20 +394,14 @@ TYPED_TEST(PartitionedLong, MoreTeamsThanAnIntHoldsAreRejected) {
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
     GTEST_SKIP() << "host execution spaces only";
   } else {
-    using V = BatchVector<float, layouts::Flat, M>;
     const index_type systems = index_type(INT_MAX) + 2, n = 2;
-    const std::size_t bytes = static_cast<std::size_t>(systems * n) * sizeof(float);
-    const UnreservedMapping mapping(2 * bytes);
-    float* const data = mapping.data<float>();
-    if (data == nullptr) GTEST_SKIP() << "cannot map 2 x " << bytes << " bytes";
-    const V matrix_vector(typename V::storage_type(data, systems * n), layouts::Flat(systems, n));
-    const V rhs(typename V::storage_type(data + systems * n, systems * n), layouts::Flat(systems, n));
+    const MappedFlatSystem<float, M> sys(systems, n);
+    if (!sys.ok()) GTEST_SKIP() << "cannot map 2 x 16 GiB";
     partitioned::Options opts;
     opts.chunk_storage = partitioned::Options::ChunkStorage::registers;
     opts.split = partitioned::Options::Split::never;
-    const TridiagonalBatch<float, layouts::Flat, M> matrix(matrix_vector, matrix_vector, matrix_vector);
     try {
-      partitioned::solve(E(), matrix, rhs, rhs, {}, opts);
+      partitioned::solve(E(), sys.matrix(), sys.rhs(), sys.rhs(), {}, opts);
       ADD_FAILURE() << systems << " systems were accepted";
     } catch (const tridiag::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("league size limit"), std::string::npos) << e.what();

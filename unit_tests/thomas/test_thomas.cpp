@@ -260,21 +260,17 @@ TYPED_TEST(ThomasLongSystem, ScratchBeyondIntMaxTakesTheWorkspace) {
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
     GTEST_SKIP() << "host execution spaces only";
   } else {
-    using V = BatchVector<double, layouts::Flat, M>;
     const index_type n = (index_type(1) << 28) + 1;
     ASSERT_GT(n * index_type(sizeof(double)), index_type(INT_MAX));
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
-    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes);
-    double* const matrix_data = matrix_mapping.data<double>();
-    double* const rhs_data = rhs_mapping.data<double>();
-    if (matrix_data == nullptr || rhs_data == nullptr) GTEST_SKIP() << "cannot map 2 x 2 GiB";
+    const MappedFlatSystem<double, M> sys(1, n);
+    if (!sys.ok()) GTEST_SKIP() << "cannot map 2 x 2 GiB";
+    double* const matrix_data = sys.matrix_data();
+    double* const rhs_data = sys.rhs_data();
     matrix_data[0] = matrix_data[1] = 1;
     rhs_data[0] = 1;
-    const V m(typename V::storage_type(matrix_data, n), layouts::Flat(1, n));
-    const V rhs(typename V::storage_type(rhs_data, n), layouts::Flat(1, n));
     StatusView<M> status("status", 1);
     E exec;
-    thomas::solve(exec, TridiagonalBatch<double, layouts::Flat, M>(m, m, m), rhs, rhs, status);
+    thomas::solve(exec, sys.matrix(), sys.rhs(), sys.rhs(), status);
     exec.fence();
     EXPECT_EQ(status(0), 2);
     EXPECT_TRUE(std::isnan(rhs_data[0]) && std::isnan(rhs_data[n / 2]) && std::isnan(rhs_data[n - 1]));
@@ -291,18 +287,12 @@ TYPED_TEST(ThomasLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
     GTEST_SKIP() << "host execution spaces only";
   } else {
-    using V = BatchVector<float, layouts::Flat, M>;
     const index_type n = index_type(INT_MAX) + 1;
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes);
-    if (matrix_mapping.data<float>() == nullptr || rhs_mapping.data<float>() == nullptr)
-      GTEST_SKIP() << "cannot map 2 x 8 GiB";
-    const V m(typename V::storage_type(matrix_mapping.data<float>(), n), layouts::Flat(1, n));
-    const V rhs(typename V::storage_type(rhs_mapping.data<float>(), n), layouts::Flat(1, n));
-    const TridiagonalBatch<float, layouts::Flat, M> matrix(m, m, m);
+    const MappedFlatSystem<float, M> sys(1, n);
+    if (!sys.ok()) GTEST_SKIP() << "cannot map 2 x 8 GiB";
     StatusView<M> status("status", 1);
     try {
-      thomas::solve(E(), matrix, rhs, rhs, status);
+      thomas::solve(E(), sys.matrix(), sys.rhs(), sys.rhs(), status);
       ADD_FAILURE() << "a status for systems of " << n << " rows was accepted";
     } catch (const tridiag::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("cannot name their rows"), std::string::npos) << e.what();
