@@ -28,6 +28,7 @@
 #include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
 #include <tridiag/algorithms/partitioned/group_staging.hpp>
 #include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
@@ -131,7 +132,7 @@ struct SplitChunkKernel {
       Value rows[M];
       TRIDIAG_UNROLL
       for (int j = 0; j < M; ++j)
-        rows[j] = !ok ? compat::quiet_nan<Value>() : j == 0 ? x_first : j == m - 1 ? x_last : chunk.delta(j);
+        rows[j] = ok ? chunk.delta(j) : compat::quiet_nan<Value>();  // the chunk's solution (solve_inner_rows)
       group.store(x, rows, m, active);
       // An overflow in this chunk's inner rows: the system fails after this kernel (its status,
       // written below, and its other chunks' rows are fixed by FailOverflowsKernel).
@@ -166,8 +167,7 @@ struct FailOverflowsKernel {
   KOKKOS_INLINE_FUNCTION void operator()(index_type s) const {
     if (flags(s, 2) == INT_MAX) return;
     if (status.data() != nullptr) status(s) = -1;
-    using Value = typename X::value_type;
-    for (index_type i = 0; i < n; ++i) x(s, i) = compat::quiet_nan<Value>();
+    tridiag::impl::poison_solution(n, rows_of(x, s));
   }
 };
 
