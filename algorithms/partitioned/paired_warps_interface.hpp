@@ -75,10 +75,11 @@ struct PairedWarpsArea {
 
 };
 
-/// What a thread gets back (its chunk's solution is left by solve_inner): its system's failure
-/// codes (1-based rows, INT_MAX for none; `overflow` in nonfinite_row: a non-finite solution from
-/// finite inputs).
+/// What a thread gets back: its chunk's interface unknowns and its system's failure codes (1-based
+/// rows, INT_MAX for none; `overflow` in nonfinite_row: a non-finite solution from finite inputs).
+template <class Value>
 struct PairedWarpsOutcome {
+  Value x_first, x_last;
   int pivot_row, nonfinite_row;
 };
 
@@ -88,9 +89,9 @@ struct PairedWarpsOutcome {
 /// last_row: its chunk's last row, 1-based (reported when its interface row's pivot fails);
 /// failed / nonfinite: its chunk elimination's codes (0: none). `overflow`: the code to report for
 /// a non-finite interface solution or inner row from finite inputs. solve_inner(x_first, x_last):
-/// solves the caller's chunk (none where it owns no chunk), false when an inner row is not finite.
+/// solves the caller's inner rows (none where it owns no chunk), false when one is not finite.
 template <class Member, class Matrix, class Value, class SolveInner>
-KOKKOS_INLINE_FUNCTION PairedWarpsOutcome solve_interface_on_paired_warps(
+KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps(
     const Member& member, const PairedWarpsArea<Matrix, Value>& area, bool area_private, bool in_system, int t,
     bool owns, int last_row, int failed, int nonfinite, const ChunkEnds<Matrix, Value>& ends, int overflow,
     const SolveInner& solve_inner) {
@@ -164,15 +165,15 @@ KOKKOS_INLINE_FUNCTION PairedWarpsOutcome solve_interface_on_paired_warps(
     }
   }
   member.team_barrier();
-  PairedWarpsOutcome out{INT_MAX, INT_MAX};
+  PairedWarpsOutcome<Value> out{Value(0), Value(0), INT_MAX, INT_MAX};
   if (in_system) {
-    const Value x_last = area.y[t];
+    out.x_last = area.y[t];
     const Value y_before = t > 0 ? area.y[t - 1] : Value(0);
     const Row f = area.first_row(t);
-    const Value x_first = f.d - f.a * y_before - f.c * x_last;
+    out.x_first = f.d - f.a * y_before - f.c * out.x_last;
     out.pivot_row = area.system_codes[0];
     out.nonfinite_row = area.system_codes[1];
-    if (!solve_inner(x_first, x_last)) area.system_codes[2] = 1;
+    if (!solve_inner(out.x_first, out.x_last)) area.system_codes[2] = 1;
   }
   // An overflow in one thread's inner rows fails the whole system: every thread must see it.
   member.team_barrier();

@@ -151,8 +151,8 @@ struct PartitionedKernel {
     }
     ChunkEnds<Matrix, Value> ends{{Matrix(0), Matrix(0), Value(0)}, {Matrix(0), Matrix(0), Value(0)}};
     if (owns) ends = {{chunk.alpha(0), chunk.gamma(0), chunk.delta(0)}, {last.alpha, last.gamma, last.delta}};
-    // The chunk's rows are solved into chunk.delta before the system's failure codes are reduced
-    // (an overflow in an inner row fails the whole system), and stored after.
+    // The inner rows are solved into chunk.delta before the system's failure codes are reduced
+    // (an overflow there fails the whole system), and stored after.
     Outcome outcome;
     if constexpr (Lanes == Exchange::shuffles) {
       outcome = solve_interface_with(ShuffleExchange{P}, chunk, t, k0, m, owns, failed, nonfinite, ends);
@@ -162,26 +162,29 @@ struct PartitionedKernel {
       const auto r = solve_interface_on_paired_warps(
           member, area, exchange_private, rank < P * S, t, owns, static_cast<int>(k0 + m), failed, nonfinite, ends,
           overflow_mark, [&](const Value& first, const Value& last) { return solve_inner_rows(chunk, m, first, last); });
-      outcome = {r.pivot_row, r.nonfinite_row == overflow_mark ? 1 : r.nonfinite_row};
+      outcome = {r.x_first, r.x_last, r.pivot_row, r.nonfinite_row == overflow_mark ? 1 : r.nonfinite_row};
     } else {
       outcome = solve_interface_with(ScratchExchange<Member, Matrix, Value>(member, scratch, P), chunk, t, k0, m,
                                      owns, failed, nonfinite, ends);
     }
     const bool ok = outcome.pivot_row == INT_MAX && outcome.nonfinite_row == INT_MAX;
-    // chunk.delta holds the chunk's solution now (solve_inner_rows).
     if constexpr (Staged) {
       Value rx[M];
       TRIDIAG_UNROLL
-      for (int j = 0; j < M; ++j) rx[j] = ok ? chunk.delta(j) : compat::quiet_nan<Value>();
+      for (int j = 0; j < M; ++j)
+        rx[j] = ok ? chunk_solution(chunk, j, m, outcome.x_first, outcome.x_last) : compat::quiet_nan<Value>();
       staging_group(member, scratch, s, n, Ps, k0).store(x, rx, m, owns);
     } else if (owns) {
       const auto xs = rows_of(x, s);
       if (!ok) {
         for (index_type j = 0; j < m; ++j) xs(k0 + j) = compat::quiet_nan<Value>();
-      } else if constexpr (M > 0) {  // a workspace chunk's delta is x: nothing to store
+      } else if constexpr (M > 0) {
         TRIDIAG_UNROLL
         for (int j = 0; j < M; ++j)
-          if (j < m) xs(k0 + j) = chunk.delta(j);
+          if (j < m) xs(k0 + j) = chunk_solution(chunk, j, m, outcome.x_first, outcome.x_last);
+      } else {  // a workspace chunk's delta is x: its inner rows are there already
+        xs(k0 + m - 1) = outcome.x_last;
+        xs(k0) = outcome.x_first;
       }
     }
     if (active && t == 0 && status.data() != nullptr)
@@ -195,30 +198,29 @@ struct PartitionedKernel {
   /// input elsewhere spreads to every thread's solution, so it must not count then.
   static constexpr int overflow_mark = INT_MAX - 1;
 
-  /// The first failing rows of this thread's system (the chunk's solution is in chunk.delta).
+  /// The interface solution of this thread's chunk, and the first failing row of its system.
   struct Outcome {
+    Value x_first = Value(0), x_last = Value(0);
     int pivot_row = INT_MAX, nonfinite_row = INT_MAX;  ///< 1-based rows; INT_MAX: none
   };
 
-  /// Solves the interface system, then the chunk's rows into chunk.delta (solve_inner_rows; m = 0
-  /// where the thread owns no chunk), so that an overflow there joins the reduction at no extra
-  /// exchange.
+  /// Also solves the chunk's inner rows into chunk.delta (solve_inner_rows; m = 0 where the
+  /// thread owns no chunk), so that an overflow there joins the reduction at no extra exchange.
   template <class Lanes_, class Chunk>
   KOKKOS_INLINE_FUNCTION Outcome solve_interface_with(const Lanes_& lanes, Chunk& chunk, int t, index_type k0,
                                                       index_type m, bool active, int failed, int nonfinite,
                                                       const ChunkEnds<Matrix, Value>& ends) const {
     Outcome o;
-    Value x_first = Value(0), x_last = Value(0);
     lanes.fence_scratch_reuse();
-    const bool interface_failed = solve_interface(lanes, t, P, ends, x_first, x_last);
-    const bool inner_finite = solve_inner_rows(chunk, m, x_first, x_last);
+    const bool interface_failed = solve_interface(lanes, t, P, ends, o.x_first, o.x_last);
+    const bool inner_finite = solve_inner_rows(chunk, m, o.x_first, o.x_last);
     // This thread's candidates (1-based rows): its chunk's pivot, its interface row (the chunk's
     // last row), a non-finite input, an overflow (overflow_mark) of its interface unknowns or of
     // its inner rows.
     int pivot = failed ? failed : INT_MAX;
     if (interface_failed && static_cast<int>(k0 + m) < pivot) pivot = static_cast<int>(k0 + m);
     int bad_value = nonfinite ? nonfinite : INT_MAX;
-    if (bad_value == INT_MAX && !(compat::isfinite(x_first) && compat::isfinite(x_last) && inner_finite))
+    if (bad_value == INT_MAX && !(compat::isfinite(o.x_first) && compat::isfinite(o.x_last) && inner_finite))
       bad_value = overflow_mark;
     if (!active) pivot = bad_value = INT_MAX;
     lanes.system_min(pivot, bad_value);

@@ -132,7 +132,7 @@ struct SplitChunkKernel {
       Value rows[M];
       TRIDIAG_UNROLL
       for (int j = 0; j < M; ++j)
-        rows[j] = ok ? chunk.delta(j) : compat::quiet_nan<Value>();  // the chunk's solution (solve_inner_rows)
+        rows[j] = ok ? chunk_solution(chunk, j, m, x_first, x_last) : compat::quiet_nan<Value>();
       group.store(x, rows, m, active);
       // An overflow in this chunk's inner rows: the system fails after this kernel (its status,
       // written below, and its other chunks' rows are fixed by FailOverflowsKernel).
