@@ -3,6 +3,7 @@
 // per system into an optional status View, and tridiag::check() turns failures into an exception
 // on the host when the caller wants one.
 
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,17 @@ template <class MemorySpace>
 void check_status(const char* where, const StatusView<MemorySpace>& status, index_type systems) {
   require(status.data() == nullptr || static_cast<index_type>(status.extent(0)) == systems, where, "status has ",
           status.extent(0), " entries, the batch has ", systems, " systems");
+}
+
+/// Host-boundary check of every solver that records a status, given its longest system: status
+/// codes are int row numbers, so a status (if given) can name the rows of systems of at most
+/// INT_MAX rows only (beyond that the codes wrapped: row 2^32 read 0, "solved"). Fixed batches
+/// pass their rows (check_solve_arguments), variable batches their longest system.
+template <class MemorySpace>
+void check_status_rows(const char* where, const StatusView<MemorySpace>& status, index_type longest_rows) {
+  require(status.data() == nullptr || longest_rows <= INT_MAX, where, "systems of up to ", longest_rows,
+          " rows: a status code (an int row number) cannot name their rows; solve without a status (a failed "
+          "system's x is still NaN) or split the systems");
 }
 }  // namespace impl
 

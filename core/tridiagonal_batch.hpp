@@ -5,7 +5,6 @@
 // so lower(s, 0) and upper(s, n-1) lie outside the matrix: solvers never read them (LAPACK keeps
 // dl and du one shorter instead; storing n of each keeps every layout's rows aligned).
 
-#include <climits>
 #include <string>
 #include <utility>
 
@@ -107,9 +106,7 @@ void check_solve_arguments(const char* where, const Matrix& matrix, const Rhs& r
   require_same_shape(where, "rhs", rhs, "matrix", matrix.diag);
   require_same_shape(where, "x", x, "matrix", matrix.diag);
   check_status(where, status, matrix.systems());
-  require(status.data() == nullptr || matrix.rows() <= INT_MAX, where, "systems of ", matrix.rows(),
-          " rows: a status code (an int row number) cannot name their rows; solve without a status (a failed "
-          "system's x is still NaN) or split the systems");
+  check_status_rows(where, status, matrix.rows());
   check_x_apart(where, matrix, rhs, x);
 }
 }  // namespace impl

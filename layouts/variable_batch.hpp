@@ -13,6 +13,7 @@
 // size-grouped storage, all on the device.
 
 #include <algorithm>
+#include <climits>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -240,6 +241,21 @@ inline constexpr bool is_sizes_view<Sizes, MemorySpace, std::enable_if_t<Kokkos:
     Sizes::rank == 1 && std::is_same_v<typename Sizes::non_const_value_type, index_type> &&
     std::is_same_v<typename Sizes::memory_space, MemorySpace>;
 
+/// The smallest and the largest size of a batch.
+struct SizeBounds {
+  index_type smallest, largest;
+};
+/// The smallest and the largest of a non-empty sizes View, in one reduction (fences).
+template <class Sizes>
+SizeBounds size_range(const Sizes& sizes) {
+  Kokkos::MinMaxScalar<index_type> range;
+  Kokkos::parallel_reduce(
+      "tridiag::layouts::size_range",
+      Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
+      SizeRange<Sizes>{sizes}, Kokkos::MinMax<index_type>(range));
+  return {range.min_val, range.max_val};
+}
+
 template <class Padded, class Sizes>
 void check_padded_sizes(const char* where, const Padded& padded, const Sizes& sizes) {
   require(static_cast<index_type>(sizes.extent(0)) == padded.systems(), where, "sizes has ", sizes.extent(0),
@@ -248,14 +264,24 @@ void check_padded_sizes(const char* where, const Padded& padded, const Sizes& si
   // One reduction (solve_padded runs this on every call): the largest must fit the padded rows,
   // and the smallest must not be negative (a negative size left its system's x unwritten with
   // status 0).
-  Kokkos::MinMaxScalar<index_type> range;
-  Kokkos::parallel_reduce(
-      "tridiag::layouts::size_range",
-      Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
-      SizeRange<Sizes>{sizes}, Kokkos::MinMax<index_type>(range));
-  require(range.max_val <= padded.rows(), where, "largest system has ", range.max_val,
+  const auto range = size_range(sizes);
+  require(range.largest <= padded.rows(), where, "largest system has ", range.largest,
           " rows, the padded batch holds ", padded.rows());
-  require(range.min_val >= 0, where, "smallest system has ", range.min_val, " rows (sizes must be >= 0)");
+  require(range.smallest >= 0, where, "smallest system has ", range.smallest, " rows (sizes must be >= 0)");
+}
+
+/// check_status and check_status_rows (core/status.hpp) for a ragged batch: a status (if given)
+/// has one entry per system and can name the rows of its longest system. No system is longer than
+/// the total size (offsets(systems), known on the host), so the longest is looked for (a reduction
+/// over the offsets, which fences) only when the total exceeds INT_MAX.
+template <class ExecSpace, class Scalar, class MemorySpace>
+void check_ragged_status(const char* where, const ExecSpace& exec, const StatusView<MemorySpace>& status,
+                         const RaggedVector<Scalar, MemorySpace>& ragged) {
+  tridiag::impl::check_status(where, status, ragged.systems());
+  if (status.data() == nullptr || ragged.systems() == 0 || ragged.required_span() <= INT_MAX) return;
+  const auto sizes = sizes_of(exec, ragged);
+  exec.fence();
+  tridiag::impl::check_status_rows(where, status, size_range(sizes).largest);
 }
 }  // namespace impl
 

@@ -99,6 +99,7 @@ void solve_size_aware(const ExecSpace& exec, const layouts::GroupedVector<Matrix
   same("rhs", rhs);
   same("x", x);
   tridiag::impl::check_status(where, status, plan.systems());
+  tridiag::impl::check_status_rows(where, status, plan.largest());
   const tridiag::impl::Diagonals<layouts::GroupedVector<MatrixScalar, MemorySpace>> matrix{lower, diag, upper};
   tridiag::impl::check_x_apart(where, matrix, rhs, x);
   using Matrix = std::remove_const_t<MatrixScalar>;

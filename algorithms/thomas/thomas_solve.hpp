@@ -282,7 +282,7 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
                                 std::pair{"rhs", rhs}, std::pair{"x", x});
   const bool given = workspace.storage().data() != nullptr;
   if (given) layouts::require_same_offsets(where, diag, std::pair{"workspace", workspace});
-  tridiag::impl::check_status(where, status, diag.systems());
+  layouts::impl::check_ragged_status(where, exec, status, diag);
   using Diagonal = layouts::RaggedVector<MatrixScalar, MemorySpace>;
   const tridiag::impl::Diagonals<Diagonal> matrix{lower, diag, upper};
   tridiag::impl::check_x_apart(where, matrix, rhs, x);

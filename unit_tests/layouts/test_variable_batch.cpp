@@ -1,5 +1,6 @@
 // Variable batches: offsets and sizes, padded <-> offset-indexed round trips, identity padding.
 
+#include <climits>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <tridiag/layouts/variable_batch.hpp>
 
 #include "test_support.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -165,6 +167,36 @@ TYPED_TEST(VariableBatch, OverlapChecksSeeTheElementsAVectorAddresses) {
   EXPECT_FALSE(shares_elements(low, high));
   EXPECT_TRUE(shares_elements(low, off_by_one));
   EXPECT_TRUE(shares_elements(high, off_by_one));
+}
+
+template <class C>
+class VariableBatchLongSystem : public KokkosTest {};
+using LongSystemConfigs = to_gtest<product<list<float>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(VariableBatchLongSystem, LongSystemConfigs, ConfigNames);
+
+// The status check of the ragged solvers (status codes are int row numbers): a ragged batch of
+// more than INT_MAX rows in all is accepted while its longest system has at most INT_MAX rows
+// (here INT_MAX and 2), and rejected when one has more (1 and INT_MAX + 1), with a status only.
+// Storage mapped without reserve, never touched. Device spaces skip.
+TYPED_TEST(VariableBatchLongSystem, StatusCheckOfRaggedBatchesLooksAtTheLongestSystem) {
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    const index_type total = index_type(INT_MAX) + 2;
+    const UnreservedMapping mapping(static_cast<std::size_t>(total) * sizeof(float));
+    if (mapping.data<float>() == nullptr) GTEST_SKIP() << "cannot map 8 GiB";
+    const typename layouts::RaggedVector<float, M>::storage_type storage(mapping.data<float>(), total);
+    const StatusView<M> status("status", 2);
+    const auto check = [&](std::vector<index_type> sizes, const StatusView<M>& given) {
+      const layouts::RaggedVector<float, M> ragged(storage, layouts::make_offsets<M>(sizes));
+      layouts::impl::check_ragged_status("check", E(), given, ragged);
+    };
+    EXPECT_NO_THROW(check({INT_MAX, 2}, status));
+    expect_invalid_argument([&] { check({1, index_type(INT_MAX) + 1}, status); }, "cannot name their rows");
+    EXPECT_NO_THROW(check({1, index_type(INT_MAX) + 1}, {}));
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // single-row systems, batch 0, and bad input rejected before anything is written.
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <numeric>
 #include <tridiag/algorithms/thomas/size_aware_solve.hpp>
@@ -12,6 +13,7 @@
 #include <utility>
 
 #include "thomas/variable_checks.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -328,6 +330,37 @@ TYPED_TEST(ThomasSizeAware, OutputsThatOverlapTheInputsAreRejected) {
   thomas::solve_size_aware(exec, g.a, g.b, g.c, in_place, in_place, {}, work);
   EXPECT_TRUE(bitwise_equal(unpacked(in_place), reference)) << "in place";
   expect_variable_solution(g.h, sizes, unpacked(in_place), "size-aware, in place");
+}
+
+template <class C>
+class ThomasSizeAwareLongSystem : public KokkosTest {};
+using LongSystemConfigs = to_gtest<product<list<float>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasSizeAwareLongSystem, LongSystemConfigs, ConfigNames);
+
+// A size-grouped batch whose largest system has more than INT_MAX rows, with a status View: a
+// status code (an int row number) could not name its rows (row 2^32 would read 0, "solved"), and
+// the solve ran. Now rejected before anything is read (one system of 2^31 rows in float, groups of
+// one, storage mapped without reserve, never touched). Device spaces skip.
+TYPED_TEST(ThomasSizeAwareLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    using V = layouts::GroupedVector<float, M>;
+    const index_type n = index_type(INT_MAX) + 1;
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes);
+    if (matrix_mapping.data<float>() == nullptr || rhs_mapping.data<float>() == nullptr)
+      GTEST_SKIP() << "cannot map 2 x 8 GiB";
+    const layouts::SizeGroupedPlan<M> plan({n}, 1);
+    ASSERT_EQ(plan.required_span(), n);
+    const V matrix(typename V::storage_type(matrix_mapping.data<float>(), n), plan);
+    const V rhs(typename V::storage_type(rhs_mapping.data<float>(), n), plan);
+    StatusView<M> status("status", 1);
+    expect_invalid_argument([&] { thomas::solve_size_aware(E(), matrix, matrix, matrix, rhs, rhs, status); },
+                            "cannot name their rows");
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Variable batches (cuThomasVBatch): NCP on padded storage, NCP on offset-indexed storage, and CP
 // (padding turned into identity rows), against the oracle system by system.
 
+#include <climits>
 #include <random>
 #include <utility>
 
@@ -8,6 +9,7 @@
 #include <tridiag/layouts/variable_batch.hpp>
 
 #include "thomas/variable_checks.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -166,6 +168,37 @@ TYPED_TEST(ThomasVariable, MismatchedOffsetsAndSizesAreRejected) {
   EXPECT_THROW(thomas::solve_padded(typename TypeParam::exec(), sys.matrix, sys.rhs, sys.rhs, wrong_count),
                tridiag::invalid_argument);
   EXPECT_THROW(layouts::make_sizes<M>({3, -1}), tridiag::invalid_argument);
+}
+
+template <class C>
+class ThomasVariableLongSystem : public KokkosTest {};
+using LongSystemConfigs = to_gtest<product<list<float>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasVariableLongSystem, LongSystemConfigs, ConfigNames);
+
+// A ragged batch whose longest system has more than INT_MAX rows, with a status View: a status
+// code (an int row number) could not name its rows (row 2^32 would read 0, "solved"), and the
+// solve ran. Now rejected before anything is read (one system of 2^31 rows in float, storage
+// mapped without reserve, never touched; the ragged check itself: test_variable_batch.cpp).
+// Device spaces skip.
+TYPED_TEST(ThomasVariableLongSystem, StatusOfRaggedSystemsBeyondIntMaxRowsIsRejected) {
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    using V = layouts::RaggedVector<float, M>;
+    const index_type n = index_type(INT_MAX) + 1;
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes);
+    if (matrix_mapping.data<float>() == nullptr || rhs_mapping.data<float>() == nullptr)
+      GTEST_SKIP() << "cannot map 2 x 8 GiB";
+    const auto offsets = layouts::make_offsets<M>({n});
+    const V matrix(typename V::storage_type(matrix_mapping.data<float>(), n), offsets);
+    const V rhs(typename V::storage_type(rhs_mapping.data<float>(), n), offsets);
+    StatusView<M> status("status", 1);
+    expect_invalid_argument([&] { thomas::solve_ragged(E(), matrix, matrix, matrix, rhs, rhs, status); },
+                            "cannot name their rows");
+  }
 }
 
 }  // namespace
