@@ -53,8 +53,8 @@ constexpr void check_coefficients_type() {
 }
 
 /// Host-boundary checks of the constant-coefficient solves: x has rhs's shape, the triples divide
-/// the systems, the status (if any) has one entry per system, and x overlaps rhs only by being it
-/// (in place).
+/// the systems, the status (if any) has one entry per system and systems whose rows it can name
+/// (check_status_rows), and x overlaps rhs only by being it (in place).
 template <class Rhs, class X, class MemorySpace>
 void check_constant_arguments(const char* where, index_type triples, const Rhs& rhs, const X& x,
                               const StatusView<MemorySpace>& status) {
@@ -62,6 +62,7 @@ void check_constant_arguments(const char* where, index_type triples, const Rhs& 
   require((rhs.systems() == 0 && triples >= 0) || (triples > 0 && rhs.systems() % triples == 0), where, "rhs has ",
           rhs.systems(), " systems, not a multiple of the ", triples, " coefficient triples");
   tridiag::impl::check_status(where, status, rhs.systems());
+  tridiag::impl::check_status_rows(where, status, rhs.rows());
   tridiag::impl::require_in_place_or_apart(where, x, rhs);
 }
 
@@ -208,6 +209,7 @@ void factorize_constant(
   require(factors.triples() == triples, where, "the factorization holds ", factors.triples(),
           " triples, the coefficients have ", triples);
   tridiag::impl::check_status(where, status, triples);
+  tridiag::impl::check_status_rows(where, status, factors.rows());
   const bool keep_lower =
       factors.lower.data() != nullptr && static_cast<index_type>(factors.lower.extent(0)) == triples;
   {

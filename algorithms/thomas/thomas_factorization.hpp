@@ -162,6 +162,7 @@ void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layou
   require_same_shape(where, "factors.inverse_pivot", factors.inverse_pivot, "matrix", matrix.diag);
   require_same_shape(where, "factors.upper_factor", factors.upper_factor, "matrix", matrix.diag);
   tridiag::impl::check_status(where, status, matrix.systems());
+  tridiag::impl::check_status_rows(where, status, matrix.rows());
   tridiag::impl::check_apart_from_matrix(where, "factors.inverse_pivot", factors.inverse_pivot, matrix);
   tridiag::impl::check_apart_from_matrix(where, "factors.upper_factor", factors.upper_factor, matrix);
   tridiag::impl::require_apart(where, "factors.inverse_pivot", factors.inverse_pivot, "factors.upper_factor",
@@ -197,6 +198,7 @@ void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, Memo
   require((nsys == 0 && rhs.systems() == 0) || (nsys > 0 && rhs.systems() % nsys == 0), where, "rhs has ",
           rhs.systems(), " systems, not a multiple of the factorization's ", nsys);
   tridiag::impl::check_status(where, status, rhs.systems());
+  tridiag::impl::check_status_rows(where, status, n);
   impl::check_apart_from_factors(where, "x", x, factors);
   tridiag::impl::require_in_place_or_apart(where, x, rhs);
   const index_type nrhs = rhs.systems();

@@ -4,11 +4,13 @@
 // triple for the whole batch, on every layout.
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <tridiag/algorithms/thomas/constant_coefficients.hpp>
 #include <utility>
 
 #include "thomas/thomas_checks.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -386,6 +388,45 @@ TYPED_TEST(ThomasConstant, OutputsThatOverlapTheInputsAreRejected) {
   upload(k.h.d, rhs);
   thomas::solve(exec, factors, rhs, rhs);
   expect_matches_oracle(k.h, download(rhs), "factorized, in place");
+}
+
+template <class C>
+class ThomasConstantLongSystem : public KokkosTest {};
+using LongSystemConfigs = to_gtest<product<list<float>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasConstantLongSystem, LongSystemConfigs, ConfigNames);
+
+// Constant-coefficient solves of systems of more than INT_MAX rows with a status View: a status
+// code (an int row number) could not name their rows (row 2^32 would read 0, "solved"), and
+// solve_constant, factorize_constant and the factorized solve ran. Now rejected before anything
+// is read or allocated (one system of 2^31 rows in float, storage mapped without reserve, never
+// touched). Device spaces skip.
+TYPED_TEST(ThomasConstantLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    using V = BatchVector<float, layouts::Flat, M>;
+    const index_type n = index_type(INT_MAX) + 1;
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+    const UnreservedMapping rhs_mapping(bytes), pivot_mapping(bytes), factor_mapping(bytes);
+    for (const UnreservedMapping* mapping : {&rhs_mapping, &pivot_mapping, &factor_mapping})
+      if (mapping->data<float>() == nullptr) GTEST_SKIP() << "cannot map 3 x 8 GiB";
+    const auto wrap = [&](const UnreservedMapping& mapping) {
+      return V(typename V::storage_type(mapping.data<float>(), n), layouts::Flat(1, n));
+    };
+    const V rhs = wrap(rhs_mapping);
+    const Kokkos::View<float* [3], M> coefficients("coefficients", 1);
+    StatusView<M> status("status", 1);
+    const std::string rejected = "cannot name their rows";
+    expect_invalid_argument([&] { thomas::solve_constant(E(), coefficients, rhs, rhs, status); }, rejected);
+    thomas::ConstantFactorization<float, layouts::Flat, M> factors;
+    factors.inverse_pivot = wrap(pivot_mapping);
+    factors.upper_factor = wrap(factor_mapping);
+    expect_invalid_argument([&] { thomas::factorize_constant(E(), coefficients, factors, status); }, rejected);
+    factors.lower = Kokkos::View<float*, M>("lower", 1);  // as factorize_constant leaves it
+    expect_invalid_argument([&] { thomas::solve(E(), factors, rhs, rhs, status); }, rejected);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Factorize once / solve many: bitwise equal to thomas::solve, several right-hand sides per system,
 // failed factorizations reported at solve time too.
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -10,6 +11,7 @@
 #include <tridiag/algorithms/thomas/thomas_factorization.hpp>
 
 #include "thomas/thomas_checks.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -215,6 +217,43 @@ TYPED_TEST(ThomasFactorization, OutputsThatOverlapTheInputsAreRejected) {
   auto first = h;
   first.d.assign(d.begin(), d.begin() + systems * n);
   expect_matches_oracle(first, std::vector<S>(solved.begin(), solved.begin() + systems * n), "factorized, in place");
+}
+
+template <class C>
+class ThomasFactorizationLongSystem : public KokkosTest {};
+using LongSystemConfigs = to_gtest<product<list<float>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(ThomasFactorizationLongSystem, LongSystemConfigs, ConfigNames);
+
+// factorize and the factorized solve of systems of more than INT_MAX rows with a status View: a
+// status code (an int row number) could not name their rows (row 2^32 would read 0, "solved"),
+// and both ran. Now rejected before anything is read (one system of 2^31 rows in float, storage
+// mapped without reserve, never touched). Device spaces skip.
+TYPED_TEST(ThomasFactorizationLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    using V = BatchVector<float, layouts::Flat, M>;
+    const index_type n = index_type(INT_MAX) + 1;
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes), pivot_mapping(bytes), factor_mapping(bytes);
+    for (const UnreservedMapping* mapping : {&matrix_mapping, &rhs_mapping, &pivot_mapping, &factor_mapping})
+      if (mapping->data<float>() == nullptr) GTEST_SKIP() << "cannot map 4 x 8 GiB";
+    const auto wrap = [&](const UnreservedMapping& mapping) {
+      return V(typename V::storage_type(mapping.data<float>(), n), layouts::Flat(1, n));
+    };
+    const V diagonals = wrap(matrix_mapping), rhs = wrap(rhs_mapping);
+    const TridiagonalBatch<float, layouts::Flat, M> matrix(diagonals, diagonals, diagonals);
+    StatusView<M> status("status", 1);
+    thomas::Factorization<float, layouts::Flat, M> factors;
+    factors.inverse_pivot = wrap(pivot_mapping);
+    factors.upper_factor = wrap(factor_mapping);
+    const std::string rejected = "cannot name their rows";
+    expect_invalid_argument([&] { thomas::factorize(E(), matrix, factors, status); }, rejected);
+    factors.lower = diagonals;  // as factorize leaves it
+    expect_invalid_argument([&] { thomas::solve(E(), factors, rhs, rhs, status); }, rejected);
+  }
 }
 
 }  // namespace
