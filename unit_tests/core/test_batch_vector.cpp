@@ -1,6 +1,7 @@
 // BatchVector and TridiagonalBatch: construction, wrapping, checks on bad extents.
 
 #include <limits>
+#include <utility>
 
 #include <tridiag/core/tridiagonal_batch.hpp>
 
@@ -130,6 +131,21 @@ TEST_F(BatchVectorTest, DeepCopyOfAPackedUnifiedVectorCopiesOneComponent) {
   // A vector over the same storage that overlaps a component without being it.
   const Vector overlapping(a.rhs.storage(), U(systems, rows, 1, 0));
   EXPECT_THROW(deep_copy(overlapping, a.rhs), invalid_argument);
+}
+
+// deep_copy of two vectors over one storage that overlap without being the same vector (one
+// scalar apart; any layout but a packed UnifiedVector, whose path already checked) reached
+// Kokkos::deep_copy, which threw std::runtime_error ("deep_copy of overlapping views") instead of
+// the tridiag::invalid_argument deep_copy documents.
+TEST_F(BatchVectorTest, DeepCopyOfOverlappingVectorsThrowsInvalidArgument) {
+  using M = Kokkos::DefaultExecutionSpace::memory_space;
+  using V = BatchVector<double, layouts::Flat, M>;
+  const Kokkos::View<double*, M> storage("storage", 7);
+  const V first(Kokkos::View<double*, M>(storage, std::make_pair(0, 6)), layouts::Flat(2, 3));
+  const V shifted(Kokkos::View<double*, M>(storage, std::make_pair(1, 7)), layouts::Flat(2, 3));
+  expect_invalid_argument([&] { deep_copy(shifted, first); }, "the destination shares storage with the source");
+  expect_invalid_argument([&] { deep_copy(first, shifted); }, "the destination shares storage with the source");
+  EXPECT_NO_THROW(deep_copy(first, first));  // itself: nothing to do
 }
 
 TEST_F(BatchVectorTest, MatrixDiagonalsMustAgree) {
