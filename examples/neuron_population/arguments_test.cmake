@@ -34,3 +34,17 @@ file(MAKE_DIRECTORY "${WORK}/cells")
 file(WRITE "${WORK}/cells/zero_length.swc" "1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 5 0 5 1\n4 3 0 5 0 1 3\n5 3 0 5 0 1 4\n")
 expect_run(1 "zero_length.swc: hines::discretize" --morphologies "${WORK}/cells" --neurons 2 --tstop 1 --no-plot
            --out "${WORK}/out")
+
+# An output that cannot be written fails before the run, not after it: traces.csv is a folder
+# here (unwritable to root too). Before, the whole simulation ran and then "could not write".
+file(WRITE "${WORK}/small/cell.swc" "1 1 0 0 0 5 -1\n2 3 0 5 0 1 1\n3 3 0 15 0 1 2\n")
+file(MAKE_DIRECTORY "${WORK}/blocked/traces.csv")
+execute_process(COMMAND "${EXE}" --morphologies "${WORK}/small" --neurons 2 --tstop 1 --no-plot --out "${WORK}/blocked"
+                RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+string(FIND "${output}${errors}" "cannot write ${WORK}/blocked/traces.csv" named)
+string(FIND "${output}${errors}" "wall time" ran)
+if(NOT code EQUAL 1 OR named EQUAL -1 OR NOT ran EQUAL -1)
+  message(FATAL_ERROR "tridiag-neurons --out ${WORK}/blocked (traces.csv a folder): exit status ${code} (expected 1), "
+                      "expected 'cannot write ${WORK}/blocked/traces.csv' and no run in:\n${output}${errors}")
+endif()
+message("ok: unwritable traces.csv -> ${code}, before the run")

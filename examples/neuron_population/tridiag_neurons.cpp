@@ -245,6 +245,11 @@ int main(int argc, char** argv) {
   try {
     using Exec = Kokkos::DefaultExecutionSpace;
     fs::create_directories(s.out);  // now, so that an unusable folder fails before the run
+    // traces.csv opened now too: a folder that exists but cannot take the file (read-only, or
+    // traces.csv a folder) used to fail only after the whole run, with "could not write".
+    const fs::path csv = fs::path(s.out) / "traces.csv";
+    std::ofstream out(csv);
+    if (!out) throw std::runtime_error("cannot write " + csv.string() + " (checked before the run)");
     // Cells.
     std::vector<std::string> names;
     std::vector<CompartmentalCell> cells;
@@ -307,8 +312,6 @@ int main(int argc, char** argv) {
                 steps / wall, steps * static_cast<double>(s.neurons) / wall, steps * static_cast<double>(rows) / wall);
 
     // CSV.
-    const fs::path csv = fs::path(s.out) / "traces.csv";
-    std::ofstream out(csv);
     out << "t_ms";
     for (index_type n : r.neurons) {
       char amp[32];
