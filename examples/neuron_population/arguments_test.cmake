@@ -48,3 +48,11 @@ if(NOT code EQUAL 1 OR named EQUAL -1 OR NOT ran EQUAL -1)
                       "expected 'cannot write ${WORK}/blocked/traces.csv' and no run in:\n${output}${errors}")
 endif()
 message("ok: unwritable traces.csv -> ${code}, before the run")
+
+# The setup line describes the neurons simulated: with one neuron of a folder of two cells (3 and
+# 5 rows), the largest cell is the 3-row one. Before, it was the folder's largest (5), simulated
+# or not.
+file(WRITE "${WORK}/two/a_soma.swc" "1 1 0 0 0 5 -1\n")
+file(WRITE "${WORK}/two/b_small.swc" "1 1 0 0 0 5 -1\n2 3 0 5 0 1 1\n3 3 0 15 0 1 2\n")
+expect_run(0 "1 neurons of 2 morphologies (${WORK}/two), 3 matrix rows in all (largest cell 3)"
+           --morphologies "${WORK}/two" --neurons 1 --tstop 0.1 --no-plot --out "${WORK}/two_out")

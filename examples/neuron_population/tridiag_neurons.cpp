@@ -260,7 +260,9 @@ int main(int argc, char** argv) {
     const int M = static_cast<int>(cells.size());
     long rows = 0, largest = 0;
     for (long k = 0; k < s.neurons; ++k) rows += cells[k % M].size();
-    for (const auto& c : cells) largest = std::max<long>(largest, c.size());
+    // Over the morphologies simulated (neuron k has k % M): with fewer neurons than files, the
+    // folder's largest cell may have no neuron.
+    for (long m = 0; m < std::min<long>(s.neurons, M); ++m) largest = std::max<long>(largest, cells[m].size());
 
     // Population.
     PopulationOptions options;
