@@ -56,3 +56,15 @@ file(WRITE "${WORK}/two/a_soma.swc" "1 1 0 0 0 5 -1\n")
 file(WRITE "${WORK}/two/b_small.swc" "1 1 0 0 0 5 -1\n2 3 0 5 0 1 1\n3 3 0 15 0 1 2\n")
 expect_run(0 "1 neurons of 2 morphologies (${WORK}/two), 3 matrix rows in all (largest cell 3)"
            --morphologies "${WORK}/two" --neurons 1 --tstop 0.1 --no-plot --out "${WORK}/two_out")
+
+# A morphology whose file name has a comma or a quote: traces.csv's header quotes the column
+# name (RFC 4180), so the header has as many fields as the rows. Before, 'a,b' split the name in
+# two columns (3 header fields, 2 per row).
+file(WRITE "${WORK}/comma/a,b\"c.swc" "1 1 0 0 0 5 -1\n2 3 0 5 0 1 1\n")
+expect_run(0 "wrote" --morphologies "${WORK}/comma" --neurons 1 --tstop 0.05 --no-plot --out "${WORK}/comma_out")
+file(STRINGS "${WORK}/comma_out/traces.csv" comma_lines)
+list(GET comma_lines 0 comma_header)
+if(NOT comma_header STREQUAL "t_ms,\"a,b\"\"c_n0_0.1nA\"")
+  message(FATAL_ERROR "traces.csv header '${comma_header}', expected 't_ms,\"a,b\"\"c_n0_0.1nA\"'")
+endif()
+message("ok: quoted column name ${comma_header}")

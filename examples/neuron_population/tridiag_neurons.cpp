@@ -224,6 +224,15 @@ std::vector<index_type> spread(long neurons, int morphologies, int m, int k) {
   return picked;
 }
 
+/// A CSV field as RFC 4180 has it: quoted, its quotes doubled, when it holds a comma, a quote or a
+/// line break (a morphology's file name may; unquoted, "a,b.swc" split its column in two).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
 void progress(double fraction, double t_ms, double seconds) {
   const int width = 40, filled = static_cast<int>(fraction * width + 0.5);
   std::fprintf(stderr, "\r[%s%s] %3d%%  t = %7.2f ms  %6.1f s", std::string(filled, '#').c_str(),
@@ -318,7 +327,7 @@ int main(int argc, char** argv) {
     for (index_type n : r.neurons) {
       char amp[32];
       std::snprintf(amp, sizeof amp, "%g", clamps[n].amplitude_nA);
-      out << ',' << names[n % M] << "_n" << n << '_' << amp << "nA";
+      out << ',' << csv_field(names[n % M] + "_n" + std::to_string(n) + '_' + amp + "nA");
     }
     out << '\n';
     char cell[32];
