@@ -205,6 +205,31 @@ def duplicate_stems():
            (size["shared3,padded"], size["A.CNG"]))
 
 
+def row_bytes(r):
+    """The useful bytes behind a row: useful_GBps x time_ms (GB/s x ms = 1e6 bytes)."""
+    return float(r["useful_GBps"]) * float(r["time_ms"]) * 1e6
+
+
+def constant_useful_bytes():
+    """The constant sweep counts d read and x written per unknown plus a, b, c once per triple: per
+    system on thomas, thomas-constant(-factored), once for the batch on the *-shared rows (which
+    were credited with 3 scalars per system, bytes their problem does not have)."""
+    path = os.path.join(WORK, "constant.csv")
+    systems, n = 256, 4
+    run(["constant", "--systems", str(systems), "--n", str(n), "--precision", "float,double", "--csv", path]
+        + SMALL, 0)
+    rows = [r for r in read_csv(path)[1] if r["sweep"] == "constant"]
+    expect(len(rows) == 20, "%d constant rows, expected 5 algorithms x 2 layouts x 2 precisions" % len(rows))
+    for r in rows:
+        scalar = 4 if r["precision"] == "float" else 8
+        triples = 1 if "-shared" in r["algorithm"] else systems
+        want = (2 * systems * n + 3 * triples) * scalar
+        got = row_bytes(r)
+        expect(abs(got - want) <= 1e-4 * want, "%s/%s %s: useful bytes %.0f, expected %d (2 x %d x %d + 3 x %d "
+               "triples, x %d bytes)" % (r["algorithm"], r["layout"], r["precision"], got, want, systems, n,
+                                          triples, scalar))
+
+
 # The injected_* cases run tridiag-bench-faults (bench_faults.hpp): each makes one check fail on
 # purpose and asserts that the failed measurement is reported, leaves no row and is no baseline.
 
@@ -361,7 +386,8 @@ def commit_string():
 
 
 CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps,
-                                 ncp_baselines, duplicate_stems, commit_string, injected_wrong_tridiag,
+                                 ncp_baselines, duplicate_stems, constant_useful_bytes,
+                                 commit_string, injected_wrong_tridiag,
                                  injected_wrong_vbatch_constant, injected_hines, injected_copy)}
 
 

@@ -7,8 +7,9 @@
 //                                     factor arrays of length n serves every system;
 //  * thomas                           thomas::solve on the same systems with a, b, c filled in
 //                                     (per-system triples): what the constant solvers save.
-// Useful bytes of every row: the constant model (read d, write x, 3 scalars per system), so the
-// general row's GB/s show how far it is from what the problem needs. Every timed result is
+// Useful bytes of every row: the constant model (read d, write x, 3 scalars per triple: per system,
+// or once for the *-shared rows), so the general row's GB/s show how far it is from what the
+// problem needs. Every timed result is
 // checked against LAPACK on sampled systems and every status must be 0.
 
 #include <Kokkos_Core.hpp>
@@ -173,7 +174,7 @@ void measure_layout(BenchContext& ctx, CPoint& pt, const Exec& exec) {
     row.layout = layout_label<Layout>();
     row.device = device_of(exec);
     row.on_device = is_device_space<Exec>();
-    row.useful_bytes = traffic::constant_useful_bytes(nsys, n, sizeof(Scalar));
+    row.useful_bytes = traffic::constant_useful_bytes(nsys, n, nsys, sizeof(Scalar));  // one triple per system
     row.memory_bytes = static_cast<std::int64_t>(4 * d.storage().span() + x.storage().span() + work.storage().span()) *
                        std::int64_t(sizeof(Scalar));
     Kokkos::deep_copy(status, -1);
@@ -194,7 +195,8 @@ void measure_layout(BenchContext& ctx, CPoint& pt, const Exec& exec) {
       row.layout = layout_label<Layout>();
       row.device = device_of(exec);
       row.on_device = is_device_space<Exec>();
-      row.useful_bytes = traffic::constant_useful_bytes(nsys, n, sizeof(Scalar));
+      row.useful_bytes =
+          traffic::constant_useful_bytes(nsys, n, static_cast<index_type>(coefficients.extent(0)), sizeof(Scalar));
       const std::int64_t coefficient_bytes = std::int64_t(coefficients.span() * sizeof(Scalar));
       Kokkos::deep_copy(x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
       Kokkos::deep_copy(status, -1);
