@@ -10,6 +10,7 @@ Exit 0 when the case holds, 1 with the reason on stderr otherwise, 77 when it ca
 """
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -230,6 +231,35 @@ def constant_useful_bytes():
                                           triples, scalar))
 
 
+def hines_useful_bytes():
+    """Hines rows count 5 values per real matrix row of each neuron: its compartments plus one
+    zero-area end node per section plus the root (NEURON's matrix, what the solver reads and
+    writes), pad rows of a mixed batch not; and the CSV says matrix rows, not compartments (it
+    said 'G real rows (compartments) per second': 9 rows and 6 compartments for a 100 um cell)."""
+    # write_swc: a point soma (1 segment) and a dendrite of L / 20 um segments, odd count:
+    # 100 um -> 5 + 1 = 6 compartments, 2 sections, 9 rows; 200 um -> 11 + 1 = 12, 15 rows.
+    folder = morphology_dir("rows", {"c100.swc": (100, 1.0), "c200.swc": (200, 1.0)})
+    path = os.path.join(WORK, "rows.csv")
+    run(["hines", "--morphologies", folder, "--batches", "c100,c200,mixed-shared", "--systems", "4",
+         "--precision", "float", "--no-host-baselines", "--csv", path] + SMALL, 0)
+    comments, rows = read_csv(path)
+    rows = hines_rows(rows)
+    real_rows = {"c100": 4 * 9, "c200": 4 * 15, "shared2,padded": 2 * 9 + 2 * 15, "shared2,grouped": 2 * 9 + 2 * 15}
+    seen = set()
+    for r in rows:
+        batch = r["layout"].split("[", 1)[1].rstrip("]")
+        seen.add(batch)
+        want = 5 * real_rows[batch] * 4
+        got = row_bytes(r)
+        expect(abs(got - want) <= 1e-4 * want, "%s/%s: useful bytes %.0f, expected %d (5 x %d real matrix rows x 4)"
+               % (r["algorithm"], r["layout"], got, want, real_rows[batch]))
+    expect(seen == set(real_rows), "batches: %s" % sorted(seen))
+    hines_notes = [c for c in comments if c.startswith("traffic model hines") or c.startswith("hines: size")]
+    expect(len(hines_notes) == 2 and all("matrix row" in c and not re.search(r"rows? \(compartments?\)", c)
+                                         for c in hines_notes),
+           "the hines notes do not say that useful bytes count matrix rows:\n" + "\n".join(hines_notes))
+
+
 # The injected_* cases run tridiag-bench-faults (bench_faults.hpp): each makes one check fail on
 # purpose and asserts that the failed measurement is reported, leaves no row and is no baseline.
 
@@ -386,7 +416,7 @@ def commit_string():
 
 
 CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps,
-                                 ncp_baselines, duplicate_stems, constant_useful_bytes,
+                                 ncp_baselines, duplicate_stems, constant_useful_bytes, hines_useful_bytes,
                                  commit_string, injected_wrong_tridiag,
                                  injected_wrong_vbatch_constant, injected_hines, injected_copy)}
 

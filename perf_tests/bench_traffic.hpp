@@ -27,8 +27,10 @@ inline double constant_useful_bytes(index_type systems, index_type n, index_type
   return (2.0 * double(systems) * double(n) + 3.0 * double(triples)) * double(scalar_bytes);
 }
 
-/// Hines: read a, b, d, rhs and write x per real row (compartment); the parent indices are shared
-/// by every neuron of a morphology and not counted.
+/// Hines: read a, b, d, rhs and write x per real matrix row: a neuron's compartments plus one
+/// zero-area end node per section plus the root (NEURON's matrix; CompartmentalCell::size(), about
+/// 1.4x the compartments of the size classes), not its pad rows; the parent indices are shared by
+/// every neuron of a morphology and not counted.
 constexpr int hines_useful_values_per_row = 5;
 inline double hines_useful_bytes(index_type real_rows, std::size_t scalar_bytes) {
   return double(hines_useful_values_per_row) * double(real_rows) * double(scalar_bytes);
@@ -55,9 +57,10 @@ inline std::vector<std::string> model_lines() {
       "traffic model constant: read d and write x per unknown plus 3 scalars (a, b, c) per triple: one triple per "
       "system, or one for the whole batch (the *-shared rows); the direct solve moves 7 values per unknown, the "
       "factorized one 4 (+ its factors, cached when shared)",
-      "traffic model hines: 5 values per real row (compartment) useful (read a, b, d, rhs; write x) x "
-      "sizeof(scalar); parent indices are per morphology, shared by its neurons, and not counted; pad rows of a "
-      "mixed batch are not useful",
+      "traffic model hines: 5 values per real matrix row useful (read a, b, d, rhs; write x) x sizeof(scalar); "
+      "a neuron's matrix rows are its compartments (segments) plus one zero-area end node per section plus the root, "
+      "as in NEURON; parent indices are per morphology, shared by its neurons, and not counted; pad rows of a mixed "
+      "batch are not useful",
       "traffic model copy deep_copy: 2 x array bytes (read + write); triad a = b + s*c: 3 x array bytes",
   };
 }

@@ -1007,8 +1007,8 @@ std::vector<std::string> hines_csv_notes() {
       "shared cells round-robin); padded = neurons in generation order, grouped = sorted by size then morphology "
       "(hines::Grouping::by_morphology); mixed batches are padded to their largest cell",
       "hines: size = rows of the batch (largest cell incl. padding); useful bytes count real rows only, so "
-      "useful_GBps / (5 x sizeof(scalar)) = G real rows (compartments) per second, comparable between same-morphology "
-      "and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_staged_branch_parallel = algo::StagedBranchParallel (flat only; "
+      "useful_GBps / (5 x sizeof(scalar)) = G real matrix rows per second (compartments + section end nodes + root, not "
+      "compartments), comparable between same-morphology and mixed batches; algorithm hines = algo::PerNeuron, hines_block_shared32 = algo::BlockShared<32>, hines_branch_parallel = algo::BranchParallel, hines_staged_branch_parallel = algo::StagedBranchParallel (flat only; "
       "the console note says what it staged in team scratch; skipped where nothing fits), "
       "hines_staged_branch_parallel_dr = the same with stage_coefficients = false (d and rhs only), "
       "hines_staged_branch_parallel_n4 = the same with 4 neurons per team of 8 threads, hines_auto = algo::Automatic (the console line says which kernel it runs); "
