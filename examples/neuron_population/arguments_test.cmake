@@ -68,3 +68,9 @@ if(NOT comma_header STREQUAL "t_ms,\"a,b\"\"c_n0_0.1nA\"")
   message(FATAL_ERROR "traces.csv header '${comma_header}', expected 't_ms,\"a,b\"\"c_n0_0.1nA\"'")
 endif()
 message("ok: quoted column name ${comma_header}")
+
+# --hh on a cell whose root is not a soma: the message names the file. Before, the library's
+# check named it "morphology 0", its index among the files.
+file(WRITE "${WORK}/no_soma/dendrite_only.swc" "1 3 0 0 0 1 -1\n2 3 0 10 0 1 1\n")
+expect_run(1 "dendrite_only.swc: --hh" --morphologies "${WORK}/no_soma" --hh --neurons 1 --tstop 0.1 --no-plot
+           --out "${WORK}/no_soma_out")

@@ -264,6 +264,12 @@ int main(int argc, char** argv) {
     std::vector<CompartmentalCell> cells;
     for (const fs::path& file : swc_files(s.morphologies)) {
       cells.push_back(discretize(load_swc(file.string())));  // its errors name the file
+      // --hh needs a soma at the root (the library checks too, but names the cell by its index
+      // among the files: "morphology 0").
+      if (s.hh && cells.back().sections[0].type != 1)
+        throw std::runtime_error(file.string() + ": --hh puts Hodgkin-Huxley on the soma, but this cell's root "
+                                 "section has SWC type " + std::to_string(cells.back().sections[0].type) +
+                                 ", not a soma (1)");
       names.push_back(file.stem().string());
     }
     const int M = static_cast<int>(cells.size());
