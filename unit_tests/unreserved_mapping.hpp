@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/layouts/variable_batch.hpp>
+#include <vector>
 
 namespace tridiag::test {
 
@@ -51,6 +53,21 @@ class MappedFlatSystem {
     return {diagonals, diagonals, diagonals};
   }
   Vector rhs() const { return wrap(rhs_data()); }
+  /// The same memory as a ragged batch of `systems` systems of `rows` rows, for the
+  /// variable-batch solves: the diagonals (one vector, as matrix()) and the right-hand side, on one
+  /// offsets View (made here, not in the constructor: the fixed-batch tests' batches may have more
+  /// systems than an offsets View could hold).
+  using Ragged = layouts::RaggedVector<Scalar, MemorySpace>;
+  struct RaggedSystem {
+    Ragged diagonals, rhs;
+  };
+  RaggedSystem ragged() const {
+    const auto offsets = layouts::make_offsets<MemorySpace>(std::vector<index_type>(systems_, rows_));
+    const auto wrap_ragged = [&](Scalar* data) {
+      return Ragged(typename Ragged::storage_type(data, systems_ * rows_), offsets);
+    };
+    return {wrap_ragged(matrix_data()), wrap_ragged(rhs_data())};
+  }
 
  private:
   std::size_t bytes() const { return static_cast<std::size_t>(systems_ * rows_) * sizeof(Scalar); }

@@ -429,6 +429,8 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
                           impl::LongestRaggedSystem<std::remove_cv_t<decltype(offsets)>>{offsets},
                           Kokkos::Max<index_type>(longest));
+  // Status codes are int row numbers (beyond INT_MAX rows they wrapped, row 2^32 to 0, "solved").
+  tridiag::impl::check_status_rows(where, status, longest);
   if (longest == 0) {
     if (status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);
     return;

@@ -2,6 +2,7 @@
 // oracle system by system; empty and single-row systems mixed in; every split of the launch;
 // bitwise equal to partitioned::solve when all systems have one size; failures reported per system.
 
+#include <climits>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "partitioned/overflow_checks.hpp"
 #include "thomas/thomas_checks.hpp"
 #include "thomas/variable_checks.hpp"
+#include "unreserved_mapping.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -262,6 +264,32 @@ TYPED_TEST(PartitionedRagged, OutputsThatOverlapTheInputsAreRejected) {
   // In place still solves.
   partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, batch.d);
   expect_variable_solution(h, sizes, download_ragged(batch.d, sizes, nmax), "in place");
+}
+
+template <class C>
+class PartitionedRaggedLongSystem : public KokkosTest {};
+using LongSystemConfigs = to_gtest<product<list<float>, list<layouts::Flat>, ExecSpaces>::type>::type;
+TYPED_TEST_SUITE(PartitionedRaggedLongSystem, LongSystemConfigs, ConfigNames);
+
+// A ragged batch whose longest system has more than INT_MAX rows, with a status View: a status
+// code (an int row number) could not name its rows, and the solve went on (to allocate a workspace
+// of 8 GiB on a host). Now rejected once the longest system is known, before any row is read (one
+// system of 2^31 rows in float, storage mapped without reserve, never touched). Device spaces skip
+// (their register chunks take systems of up to 4,096 rows).
+TYPED_TEST(PartitionedRaggedLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
+  using E = typename TypeParam::exec;
+  using M = typename TypeParam::memory;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
+    GTEST_SKIP() << "host execution spaces only";
+  } else {
+    const MappedFlatSystem<float, M> mapped(1, index_type(INT_MAX) + 1);
+    if (!mapped.ok()) GTEST_SKIP() << "cannot map 2 x 8 GiB";
+    const auto batch = mapped.ragged();
+    const auto &matrix = batch.diagonals, &rhs = batch.rhs;
+    StatusView<M> status("status", 1);
+    expect_invalid_argument([&] { partitioned::solve_ragged(E(), matrix, matrix, matrix, rhs, rhs, status); },
+                            "cannot name their rows");
+  }
 }
 
 }  // namespace
