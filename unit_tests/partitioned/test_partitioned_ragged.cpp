@@ -14,7 +14,7 @@
 #include "partitioned/overflow_checks.hpp"
 #include "thomas/thomas_checks.hpp"
 #include "thomas/variable_checks.hpp"
-#include "unreserved_mapping.hpp"
+#include "status_rows_checks.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -278,18 +278,10 @@ TYPED_TEST_SUITE(PartitionedRaggedLongSystem, LongSystemConfigs, ConfigNames);
 // (their register chunks take systems of up to 4,096 rows).
 TYPED_TEST(PartitionedRaggedLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
-  using M = typename TypeParam::memory;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
-    GTEST_SKIP() << "host execution spaces only";
-  } else {
-    const MappedFlatSystem<float, M> mapped(1, index_type(INT_MAX) + 1);
-    if (!mapped.ok()) GTEST_SKIP() << "cannot map 2 x 8 GiB";
-    const auto batch = mapped.ragged();
-    const auto &matrix = batch.diagonals, &rhs = batch.rhs;
-    StatusView<M> status("status", 1);
-    expect_invalid_argument([&] { partitioned::solve_ragged(E(), matrix, matrix, matrix, rhs, rhs, status); },
-                            "cannot name their rows");
-  }
+  expect_ragged_status_beyond_int_max_rejected<typename TypeParam::memory>(
+      [](const auto& matrix, const auto& rhs, const auto& status) {
+        partitioned::solve_ragged(E(), matrix, matrix, matrix, rhs, rhs, status);
+      });
 }
 
 }  // namespace

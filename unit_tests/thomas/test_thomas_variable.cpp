@@ -9,7 +9,7 @@
 #include <tridiag/layouts/variable_batch.hpp>
 
 #include "thomas/variable_checks.hpp"
-#include "unreserved_mapping.hpp"
+#include "status_rows_checks.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -182,18 +182,10 @@ TYPED_TEST_SUITE(ThomasVariableLongSystem, LongSystemConfigs, ConfigNames);
 // Device spaces skip.
 TYPED_TEST(ThomasVariableLongSystem, StatusOfRaggedSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
-  using M = typename TypeParam::memory;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
-    GTEST_SKIP() << "host execution spaces only";
-  } else {
-    const MappedFlatSystem<float, M> mapped(1, index_type(INT_MAX) + 1);
-    if (!mapped.ok()) GTEST_SKIP() << "cannot map 2 x 8 GiB";
-    const auto batch = mapped.ragged();
-    const auto &matrix = batch.diagonals, &rhs = batch.rhs;
-    StatusView<M> status("status", 1);
-    expect_invalid_argument([&] { thomas::solve_ragged(E(), matrix, matrix, matrix, rhs, rhs, status); },
-                            "cannot name their rows");
-  }
+  expect_ragged_status_beyond_int_max_rejected<typename TypeParam::memory>(
+      [](const auto& matrix, const auto& rhs, const auto& status) {
+        thomas::solve_ragged(E(), matrix, matrix, matrix, rhs, rhs, status);
+      });
 }
 
 }  // namespace
