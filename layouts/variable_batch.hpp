@@ -393,7 +393,6 @@ class SizeGroupedPlan {
       h_order(k) = order[k];
       h_position(order[k]) = k;
       h_sizes(k) = sizes[order[k]];
-      total_rows_ += sizes[order[k]];
     }
     largest_ = nsys > 0 ? h_sizes(0) : 0;
     index_type span = 0;
@@ -406,6 +405,10 @@ class SizeGroupedPlan {
     }
     h_offsets(groups_) = span;
     span_ = span;
+    // Summed once the span is known to fit: the sizes' sum is at most the span (each group's rows
+    // times its width), where summing first overflowed (undefined behaviour) on sizes such as
+    // {2^62, 2^62} before the span check could reject them.
+    for (index_type k = 0; k < nsys; ++k) total_rows_ += h_sizes(k);
     order_ = Kokkos::create_mirror_view_and_copy(MemorySpace(), h_order);
     position_ = Kokkos::create_mirror_view_and_copy(MemorySpace(), h_position);
     sizes_ = Kokkos::create_mirror_view_and_copy(MemorySpace(), h_sizes);

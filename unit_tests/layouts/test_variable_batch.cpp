@@ -130,6 +130,11 @@ TEST(SizeGroupedPlanLimits, AGroupWidthNearTheIndexLimitIsRejectedCleanly) {
   EXPECT_THROW(layouts::SizeGroupedPlan<Kokkos::HostSpace>({3, 1, 2}, most), tridiag::invalid_argument);
   const layouts::SizeGroupedPlan<Kokkos::HostSpace> wide({3, 1, 2}, index_type(1) << 40);
   EXPECT_EQ(wide.groups(), 1);
+  EXPECT_EQ(wide.total_rows(), 6);
+  // Sizes whose sum overflows: rejected by the span check, now before anything is summed (the sum
+  // came first, signed overflow, which only a sanitizer build shows).
+  const index_type huge = index_type(1) << 62;
+  EXPECT_THROW(layouts::SizeGroupedPlan<Kokkos::HostSpace>({huge, huge}, 1), tridiag::invalid_argument);
 }
 
 // The solvers' overlap checks (impl::shares_elements) see the elements a variable-batch vector
