@@ -19,7 +19,7 @@ void expect_ragged_status_beyond_int_max_rejected(const Solve& solve) {
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible) {
     GTEST_SKIP() << "host execution spaces only";
   } else {
-    const MappedFlatSystem<float, MemorySpace> mapped(1, index_type(INT_MAX) + 1);
+    const MappedFlatSystem<float, MemorySpace> mapped(1, index_type(INT_MAX) + 1, Access::read_only);
     if (!mapped.ok()) GTEST_SKIP() << "cannot map 2 x 8 GiB";
     const auto batch = mapped.ragged();
     StatusView<MemorySpace> status("status", 1);

@@ -12,12 +12,18 @@
 
 namespace tridiag::test {
 
+/// Whether a test may write its mapping. Tests that expect a check to reject the batch map it
+/// read-only: should the check ever regress, the solve then crashes on its first store instead of
+/// writing gigabytes.
+enum class Access { read_write, read_only };
+
 /// `bytes` of zero-filled host memory, unmapped on destruction; data() is nullptr when the system
 /// refuses the mapping (the test should then skip).
 class UnreservedMapping {
  public:
-  explicit UnreservedMapping(std::size_t bytes) : bytes_(bytes) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  explicit UnreservedMapping(std::size_t bytes, Access access = Access::read_write) : bytes_(bytes) {
+    const int protection = access == Access::read_only ? PROT_READ : PROT_READ | PROT_WRITE;
+    void* p = mmap(nullptr, bytes, protection, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     data_ = p == MAP_FAILED ? nullptr : p;
   }
   ~UnreservedMapping() {
@@ -43,8 +49,8 @@ template <class Scalar, class MemorySpace>
 class MappedFlatSystem {
  public:
   using Vector = BatchVector<Scalar, layouts::Flat, MemorySpace>;
-  MappedFlatSystem(index_type systems, index_type rows)
-      : systems_(systems), rows_(rows), matrix_memory_(bytes()), rhs_memory_(bytes()) {}
+  MappedFlatSystem(index_type systems, index_type rows, Access access = Access::read_write)
+      : systems_(systems), rows_(rows), matrix_memory_(bytes(), access), rhs_memory_(bytes(), access) {}
   bool ok() const { return matrix_data() != nullptr && rhs_data() != nullptr; }
   Scalar* matrix_data() const { return matrix_memory_.template data<Scalar>(); }
   Scalar* rhs_data() const { return rhs_memory_.template data<Scalar>(); }

@@ -182,7 +182,7 @@ TYPED_TEST_SUITE(VariableBatchLongSystem, LongSystemConfigs, ConfigNames);
 // The status check of the ragged solvers (status codes are int row numbers): a ragged batch of
 // more than INT_MAX rows in all is accepted while its longest system has at most INT_MAX rows
 // (here INT_MAX and 2), and rejected when one has more (1 and INT_MAX + 1), with a status only.
-// Storage mapped without reserve, never touched. Device spaces skip.
+// Storage mapped read-only without reserve, never touched. Device spaces skip.
 TYPED_TEST(VariableBatchLongSystem, StatusCheckOfRaggedBatchesLooksAtTheLongestSystem) {
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
@@ -190,7 +190,7 @@ TYPED_TEST(VariableBatchLongSystem, StatusCheckOfRaggedBatchesLooksAtTheLongestS
     GTEST_SKIP() << "host execution spaces only";
   } else {
     const index_type total = index_type(INT_MAX) + 2;
-    const UnreservedMapping mapping(static_cast<std::size_t>(total) * sizeof(float));
+    const UnreservedMapping mapping(static_cast<std::size_t>(total) * sizeof(float), Access::read_only);
     if (mapping.data<float>() == nullptr) GTEST_SKIP() << "cannot map 8 GiB";
     const typename layouts::RaggedVector<float, M>::storage_type storage(mapping.data<float>(), total);
     const StatusView<M> status("status", 2);

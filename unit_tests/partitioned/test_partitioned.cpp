@@ -387,7 +387,7 @@ TYPED_TEST(PartitionedLong, HostThreadsPerSystemStayWithinATeam) {
 // A batch of more teams than an int league holds (host: one system per team, register chunks so
 // that no workspace is allocated): rejected before anything runs. Before, the league was cast to
 // int and wrapped (2^32 + 3 systems ran 3 teams: the rest unsolved, no error). The storage is
-// mapped without reserve and never touched. Device spaces skip.
+// mapped read-only without reserve and never touched. Device spaces skip.
 TYPED_TEST(PartitionedLong, MoreTeamsThanAnIntHoldsAreRejected) {
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
@@ -395,7 +395,7 @@ TYPED_TEST(PartitionedLong, MoreTeamsThanAnIntHoldsAreRejected) {
     GTEST_SKIP() << "host execution spaces only";
   } else {
     const index_type systems = index_type(INT_MAX) + 2, n = 2;
-    const MappedFlatSystem<float, M> sys(systems, n);
+    const MappedFlatSystem<float, M> sys(systems, n, Access::read_only);
     if (!sys.ok()) GTEST_SKIP() << "cannot map 2 x 16 GiB";
     partitioned::Options opts;
     opts.chunk_storage = partitioned::Options::ChunkStorage::registers;

@@ -274,7 +274,7 @@ TYPED_TEST_SUITE(PartitionedRaggedLongSystem, LongSystemConfigs, ConfigNames);
 // A ragged batch whose longest system has more than INT_MAX rows, with a status View: a status
 // code (an int row number) could not name its rows, and the solve went on (to allocate a workspace
 // of 8 GiB on a host). Now rejected once the longest system is known, before any row is read (one
-// system of 2^31 rows in float, storage mapped without reserve, never touched). Device spaces skip
+// system of 2^31 rows in float, storage mapped read-only without reserve, never touched). Device spaces skip
 // (their register chunks take systems of up to 4,096 rows).
 TYPED_TEST(PartitionedRaggedLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;

@@ -398,7 +398,7 @@ TYPED_TEST_SUITE(ThomasConstantLongSystem, LongSystemConfigs, ConfigNames);
 // Constant-coefficient solves of systems of more than INT_MAX rows with a status View: a status
 // code (an int row number) could not name their rows (row 2^32 would read 0, "solved"), and
 // solve_constant, factorize_constant and the factorized solve ran. Now rejected before anything
-// is read or allocated (one system of 2^31 rows in float, storage mapped without reserve, never
+// is read or allocated (one system of 2^31 rows in float, storage mapped read-only without reserve, never
 // touched). Device spaces skip.
 TYPED_TEST(ThomasConstantLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
@@ -409,7 +409,8 @@ TYPED_TEST(ThomasConstantLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) 
     using V = BatchVector<float, layouts::Flat, M>;
     const index_type n = index_type(INT_MAX) + 1;
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    const UnreservedMapping rhs_mapping(bytes), pivot_mapping(bytes), factor_mapping(bytes);
+    const UnreservedMapping rhs_mapping(bytes, Access::read_only), pivot_mapping(bytes, Access::read_only),
+        factor_mapping(bytes, Access::read_only);
     for (const UnreservedMapping* mapping : {&rhs_mapping, &pivot_mapping, &factor_mapping})
       if (mapping->data<float>() == nullptr) GTEST_SKIP() << "cannot map 3 x 8 GiB";
     const auto wrap = [&](const UnreservedMapping& mapping) {

@@ -227,7 +227,7 @@ TYPED_TEST_SUITE(ThomasFactorizationLongSystem, LongSystemConfigs, ConfigNames);
 // factorize and the factorized solve of systems of more than INT_MAX rows with a status View: a
 // status code (an int row number) could not name their rows (row 2^32 would read 0, "solved"),
 // and both ran. Now rejected before anything is read (one system of 2^31 rows in float, storage
-// mapped without reserve, never touched). Device spaces skip.
+// mapped read-only without reserve, never touched). Device spaces skip.
 TYPED_TEST(ThomasFactorizationLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
@@ -237,7 +237,8 @@ TYPED_TEST(ThomasFactorizationLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejec
     using V = BatchVector<float, layouts::Flat, M>;
     const index_type n = index_type(INT_MAX) + 1;
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes), pivot_mapping(bytes), factor_mapping(bytes);
+    const UnreservedMapping matrix_mapping(bytes, Access::read_only), rhs_mapping(bytes, Access::read_only),
+        pivot_mapping(bytes, Access::read_only), factor_mapping(bytes, Access::read_only);
     for (const UnreservedMapping* mapping : {&matrix_mapping, &rhs_mapping, &pivot_mapping, &factor_mapping})
       if (mapping->data<float>() == nullptr) GTEST_SKIP() << "cannot map 4 x 8 GiB";
     const auto wrap = [&](const UnreservedMapping& mapping) {

@@ -340,7 +340,7 @@ TYPED_TEST_SUITE(ThomasSizeAwareLongSystem, LongSystemConfigs, ConfigNames);
 // A size-grouped batch whose largest system has more than INT_MAX rows, with a status View: a
 // status code (an int row number) could not name its rows (row 2^32 would read 0, "solved"), and
 // the solve ran. Now rejected before anything is read (one system of 2^31 rows in float, groups of
-// one, storage mapped without reserve, never touched). Device spaces skip.
+// one, storage mapped read-only without reserve, never touched). Device spaces skip.
 TYPED_TEST(ThomasSizeAwareLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
@@ -350,7 +350,7 @@ TYPED_TEST(ThomasSizeAwareLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected)
     using V = layouts::GroupedVector<float, M>;
     const index_type n = index_type(INT_MAX) + 1;
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    const UnreservedMapping matrix_mapping(bytes), rhs_mapping(bytes);
+    const UnreservedMapping matrix_mapping(bytes, Access::read_only), rhs_mapping(bytes, Access::read_only);
     if (matrix_mapping.data<float>() == nullptr || rhs_mapping.data<float>() == nullptr)
       GTEST_SKIP() << "cannot map 2 x 8 GiB";
     const layouts::SizeGroupedPlan<M> plan({n}, 1);

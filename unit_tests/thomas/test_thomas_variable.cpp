@@ -178,7 +178,7 @@ TYPED_TEST_SUITE(ThomasVariableLongSystem, LongSystemConfigs, ConfigNames);
 // A ragged batch whose longest system has more than INT_MAX rows, with a status View: a status
 // code (an int row number) could not name its rows (row 2^32 would read 0, "solved"), and the
 // solve ran. Now rejected before anything is read (one system of 2^31 rows in float, storage
-// mapped without reserve, never touched; the ragged check itself: test_variable_batch.cpp).
+// mapped read-only without reserve, never touched; the ragged check itself: test_variable_batch.cpp).
 // Device spaces skip.
 TYPED_TEST(ThomasVariableLongSystem, StatusOfRaggedSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
