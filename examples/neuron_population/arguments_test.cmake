@@ -74,3 +74,12 @@ message("ok: quoted column name ${comma_header}")
 file(WRITE "${WORK}/no_soma/dendrite_only.swc" "1 3 0 0 0 1 -1\n2 3 0 10 0 1 1\n")
 expect_run(1 "dendrite_only.swc: --hh" --morphologies "${WORK}/no_soma" --hh --neurons 1 --tstop 0.1 --no-plot
            --out "${WORK}/no_soma_out")
+
+# An earlier run's traces.png is removed when the run starts: with --no-plot (or a plot that
+# fails) it stood beside the new traces.csv as if it plotted it.
+file(WRITE "${WORK}/stale_out/traces.png" "an earlier run's plot")
+expect_run(0 "wrote" --morphologies "${WORK}/small" --neurons 1 --tstop 0.05 --no-plot --out "${WORK}/stale_out")
+if(EXISTS "${WORK}/stale_out/traces.png")
+  message(FATAL_ERROR "--no-plot left an earlier run's ${WORK}/stale_out/traces.png beside the new traces.csv")
+endif()
+message("ok: an earlier run's traces.png removed")

@@ -14,7 +14,8 @@
 //
 // Writes DIR/traces.csv (t_ms, then one column of soma voltage in mV per recorded neuron, named
 // <morphology>_n<neuron>_<amplitude>nA) and DIR/traces.png (plot_traces.py, with
-// TRIDIAG_PYTHON and matplotlib; without them it says so and still succeeds). Prints the setup,
+// TRIDIAG_PYTHON and matplotlib; without them it says so and still succeeds; an earlier run's
+// traces.png is removed first). Prints the setup,
 // a progress bar (stderr), the wall time and the throughput.
 
 #include <algorithm>
@@ -259,6 +260,9 @@ int main(int argc, char** argv) {
     const fs::path csv = fs::path(s.out) / "traces.csv";
     std::ofstream out(csv);
     if (!out) throw std::runtime_error("cannot write " + csv.string() + " (checked before the run)");
+    // An earlier run's plot no longer shows this run's traces: left there, it stood beside the new
+    // CSV after --no-plot or a failed plot, and passed for this run's plot when the script failed.
+    fs::remove(fs::path(s.out) / "traces.png");
     // Cells.
     std::vector<std::string> names;
     std::vector<CompartmentalCell> cells;
