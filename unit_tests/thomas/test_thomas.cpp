@@ -9,7 +9,7 @@
 
 #include "reference/reference_thomas.hpp"
 #include "thomas/thomas_checks.hpp"
-#include "unreserved_mapping.hpp"
+#include "status_rows_checks.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -283,21 +283,11 @@ TYPED_TEST(ThomasLongSystem, ScratchBeyondIntMaxTakesTheWorkspace) {
 // touched). Device spaces skip.
 TYPED_TEST(ThomasLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
-  using M = typename TypeParam::memory;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
-    GTEST_SKIP() << "host execution spaces only";
-  } else {
-    const index_type n = index_type(INT_MAX) + 1;
-    const MappedFlatSystem<float, M> sys(1, n, Access::read_only);
-    if (!sys.ok()) GTEST_SKIP() << "cannot map 2 x 8 GiB";
-    StatusView<M> status("status", 1);
-    try {
-      thomas::solve(E(), sys.matrix(), sys.rhs(), sys.rhs(), status);
-      ADD_FAILURE() << "a status for systems of " << n << " rows was accepted";
-    } catch (const tridiag::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("cannot name their rows"), std::string::npos) << e.what();
-    }
-  }
+  with_a_system_beyond_int_max_rows<typename TypeParam::memory>(
+      [](const auto& system, const auto&, const auto& status) {
+        expect_invalid_argument([&] { thomas::solve(E(), system.matrix(), system.rhs(), system.rhs(), status); },
+                                status_rows_rejected);
+      });
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "thomas/thomas_checks.hpp"
-#include "unreserved_mapping.hpp"
+#include "status_rows_checks.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -403,31 +403,19 @@ TYPED_TEST_SUITE(ThomasConstantLongSystem, LongSystemConfigs, ConfigNames);
 TYPED_TEST(ThomasConstantLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
-    GTEST_SKIP() << "host execution spaces only";
-  } else {
-    using V = BatchVector<float, layouts::Flat, M>;
-    const index_type n = index_type(INT_MAX) + 1;
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    const UnreservedMapping rhs_mapping(bytes, Access::read_only), pivot_mapping(bytes, Access::read_only),
-        factor_mapping(bytes, Access::read_only);
-    for (const UnreservedMapping* mapping : {&rhs_mapping, &pivot_mapping, &factor_mapping})
-      if (mapping->data<float>() == nullptr) GTEST_SKIP() << "cannot map 3 x 8 GiB";
-    const auto wrap = [&](const UnreservedMapping& mapping) {
-      return V(typename V::storage_type(mapping.data<float>(), n), layouts::Flat(1, n));
-    };
-    const V rhs = wrap(rhs_mapping);
+  with_a_system_beyond_int_max_rows<M>([](const auto& system, const auto& spare, const auto& status) {
+    const auto rhs = system.rhs();
     const Kokkos::View<float* [3], M> coefficients("coefficients", 1);
-    StatusView<M> status("status", 1);
-    const std::string rejected = "cannot name their rows";
-    expect_invalid_argument([&] { thomas::solve_constant(E(), coefficients, rhs, rhs, status); }, rejected);
+    expect_invalid_argument([&] { thomas::solve_constant(E(), coefficients, rhs, rhs, status); },
+                            status_rows_rejected);
     thomas::ConstantFactorization<float, layouts::Flat, M> factors;
-    factors.inverse_pivot = wrap(pivot_mapping);
-    factors.upper_factor = wrap(factor_mapping);
-    expect_invalid_argument([&] { thomas::factorize_constant(E(), coefficients, factors, status); }, rejected);
+    factors.inverse_pivot = spare.matrix().diag;
+    factors.upper_factor = spare.rhs();
+    expect_invalid_argument([&] { thomas::factorize_constant(E(), coefficients, factors, status); },
+                            status_rows_rejected);
     factors.lower = Kokkos::View<float*, M>("lower", 1);  // as factorize_constant leaves it
-    expect_invalid_argument([&] { thomas::solve(E(), factors, rhs, rhs, status); }, rejected);
-  }
+    expect_invalid_argument([&] { thomas::solve(E(), factors, rhs, rhs, status); }, status_rows_rejected);
+  });
 }
 
 }  // namespace

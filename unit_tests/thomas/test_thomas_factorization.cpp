@@ -11,7 +11,7 @@
 #include <tridiag/algorithms/thomas/thomas_factorization.hpp>
 
 #include "thomas/thomas_checks.hpp"
-#include "unreserved_mapping.hpp"
+#include "status_rows_checks.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -231,30 +231,16 @@ TYPED_TEST_SUITE(ThomasFactorizationLongSystem, LongSystemConfigs, ConfigNames);
 TYPED_TEST(ThomasFactorizationLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
-    GTEST_SKIP() << "host execution spaces only";
-  } else {
-    using V = BatchVector<float, layouts::Flat, M>;
-    const index_type n = index_type(INT_MAX) + 1;
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    const UnreservedMapping matrix_mapping(bytes, Access::read_only), rhs_mapping(bytes, Access::read_only),
-        pivot_mapping(bytes, Access::read_only), factor_mapping(bytes, Access::read_only);
-    for (const UnreservedMapping* mapping : {&matrix_mapping, &rhs_mapping, &pivot_mapping, &factor_mapping})
-      if (mapping->data<float>() == nullptr) GTEST_SKIP() << "cannot map 4 x 8 GiB";
-    const auto wrap = [&](const UnreservedMapping& mapping) {
-      return V(typename V::storage_type(mapping.data<float>(), n), layouts::Flat(1, n));
-    };
-    const V diagonals = wrap(matrix_mapping), rhs = wrap(rhs_mapping);
-    const TridiagonalBatch<float, layouts::Flat, M> matrix(diagonals, diagonals, diagonals);
-    StatusView<M> status("status", 1);
+  with_a_system_beyond_int_max_rows<M>([](const auto& system, const auto& spare, const auto& status) {
+    const auto matrix = system.matrix();
+    const auto rhs = system.rhs();
     thomas::Factorization<float, layouts::Flat, M> factors;
-    factors.inverse_pivot = wrap(pivot_mapping);
-    factors.upper_factor = wrap(factor_mapping);
-    const std::string rejected = "cannot name their rows";
-    expect_invalid_argument([&] { thomas::factorize(E(), matrix, factors, status); }, rejected);
-    factors.lower = diagonals;  // as factorize leaves it
-    expect_invalid_argument([&] { thomas::solve(E(), factors, rhs, rhs, status); }, rejected);
-  }
+    factors.inverse_pivot = spare.matrix().diag;
+    factors.upper_factor = spare.rhs();
+    expect_invalid_argument([&] { thomas::factorize(E(), matrix, factors, status); }, status_rows_rejected);
+    factors.lower = matrix.lower;  // as factorize leaves it
+    expect_invalid_argument([&] { thomas::solve(E(), factors, rhs, rhs, status); }, status_rows_rejected);
+  });
 }
 
 }  // namespace

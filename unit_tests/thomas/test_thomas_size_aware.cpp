@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "thomas/variable_checks.hpp"
-#include "unreserved_mapping.hpp"
+#include "status_rows_checks.hpp"
 
 namespace tridiag::test {
 namespace {
@@ -344,23 +344,15 @@ TYPED_TEST_SUITE(ThomasSizeAwareLongSystem, LongSystemConfigs, ConfigNames);
 TYPED_TEST(ThomasSizeAwareLongSystem, StatusOfSystemsBeyondIntMaxRowsIsRejected) {
   using E = typename TypeParam::exec;
   using M = typename TypeParam::memory;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible) {
-    GTEST_SKIP() << "host execution spaces only";
-  } else {
+  with_a_system_beyond_int_max_rows<M>([](const auto& system, const auto&, const auto& status) {
     using V = layouts::GroupedVector<float, M>;
-    const index_type n = index_type(INT_MAX) + 1;
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-    const UnreservedMapping matrix_mapping(bytes, Access::read_only), rhs_mapping(bytes, Access::read_only);
-    if (matrix_mapping.data<float>() == nullptr || rhs_mapping.data<float>() == nullptr)
-      GTEST_SKIP() << "cannot map 2 x 8 GiB";
-    const layouts::SizeGroupedPlan<M> plan({n}, 1);
-    ASSERT_EQ(plan.required_span(), n);
-    const V matrix(typename V::storage_type(matrix_mapping.data<float>(), n), plan);
-    const V rhs(typename V::storage_type(rhs_mapping.data<float>(), n), plan);
-    StatusView<M> status("status", 1);
+    const layouts::SizeGroupedPlan<M> plan({rows_beyond_int_max}, 1);
+    ASSERT_EQ(plan.required_span(), rows_beyond_int_max);
+    const V matrix(typename V::storage_type(system.matrix_data(), rows_beyond_int_max), plan);
+    const V rhs(typename V::storage_type(system.rhs_data(), rows_beyond_int_max), plan);
     expect_invalid_argument([&] { thomas::solve_size_aware(E(), matrix, matrix, matrix, rhs, rhs, status); },
-                            "cannot name their rows");
-  }
+                            status_rows_rejected);
+  });
 }
 
 }  // namespace
