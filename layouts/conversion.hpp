@@ -32,8 +32,8 @@ void launch_convert(const ExecSpace& exec, const Src& src, const Dst& dst) {
 /// dst(s, i) = src(s, i) for every system and row. Padding of dst is left untouched. Scalars of
 /// different types convert as an assignment does (as Kokkos::deep_copy's would): double to float
 /// rounds, and a value beyond float's range becomes infinity, which a solver then reports as a
-/// non-finite input. Asynchronous on `exec`. Throws tridiag::invalid_argument, with nothing written, on a shape
-/// mismatch or when dst shares storage with src.
+/// non-finite input. Asynchronous on `exec`. Throws tridiag::invalid_argument, with nothing
+/// written, on a shape mismatch or when dst shares storage with src.
 template <class ExecSpace, class SrcScalar, class SrcLayout, class DstScalar, class DstLayout, class MemorySpace>
 void convert(const ExecSpace& exec, const BatchVector<SrcScalar, SrcLayout, MemorySpace>& src,
              const BatchVector<DstScalar, DstLayout, MemorySpace>& dst) {

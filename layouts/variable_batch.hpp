@@ -166,6 +166,15 @@ struct SizesFromOffsets {
   Offsets offsets;
   KOKKOS_INLINE_FUNCTION void operator()(const index_type s) const { sizes(s) = offsets(s + 1) - offsets(s); }
 };
+/// The longest system of a ragged batch, from its offsets (Kokkos::Max).
+template <class Offsets>
+struct LongestFromOffsets {
+  Offsets offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& longest) const {
+    const index_type n = offsets(s + 1) - offsets(s);
+    longest = n > longest ? n : longest;
+  }
+};
 /// The smallest and the largest size, in one pass (Kokkos::MinMax).
 template <class Sizes>
 struct SizeRange {
@@ -241,19 +250,18 @@ inline constexpr bool is_sizes_view<Sizes, MemorySpace, std::enable_if_t<Kokkos:
     Sizes::rank == 1 && std::is_same_v<typename Sizes::non_const_value_type, index_type> &&
     std::is_same_v<typename Sizes::memory_space, MemorySpace>;
 
-/// The smallest and the largest size of a batch.
-struct SizeBounds {
-  index_type smallest, largest;
-};
-/// The smallest and the largest of a non-empty sizes View, in one reduction (fences).
-template <class Sizes>
-SizeBounds size_range(const Sizes& sizes) {
-  Kokkos::MinMaxScalar<index_type> range;
-  Kokkos::parallel_reduce(
-      "tridiag::layouts::size_range",
-      Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
-      SizeRange<Sizes>{sizes}, Kokkos::MinMax<index_type>(range));
-  return {range.min_val, range.max_val};
+/// Rows of the longest system of a ragged batch (0 for an empty batch), in one reduction over its
+/// offsets (fences).
+template <class ExecSpace, class Scalar, class MemorySpace>
+index_type longest_system(const ExecSpace& exec, const RaggedVector<Scalar, MemorySpace>& ragged) {
+  if (ragged.systems() == 0) return 0;
+  const auto offsets = ragged.offsets();
+  index_type longest = 0;
+  Kokkos::parallel_reduce("tridiag::layouts::longest_system",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, ragged.systems()),
+                          LongestFromOffsets<std::remove_cv_t<decltype(offsets)>>{offsets},
+                          Kokkos::Max<index_type>(longest));
+  return longest;
 }
 
 template <class Padded, class Sizes>
@@ -264,24 +272,26 @@ void check_padded_sizes(const char* where, const Padded& padded, const Sizes& si
   // One reduction (solve_padded runs this on every call): the largest must fit the padded rows,
   // and the smallest must not be negative (a negative size left its system's x unwritten with
   // status 0).
-  const auto range = size_range(sizes);
-  require(range.largest <= padded.rows(), where, "largest system has ", range.largest,
+  Kokkos::MinMaxScalar<index_type> range;
+  Kokkos::parallel_reduce(
+      "tridiag::layouts::size_range",
+      Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
+      SizeRange<Sizes>{sizes}, Kokkos::MinMax<index_type>(range));
+  require(range.max_val <= padded.rows(), where, "largest system has ", range.max_val,
           " rows, the padded batch holds ", padded.rows());
-  require(range.smallest >= 0, where, "smallest system has ", range.smallest, " rows (sizes must be >= 0)");
+  require(range.min_val >= 0, where, "smallest system has ", range.min_val, " rows (sizes must be >= 0)");
 }
 
 /// check_status and check_status_rows (core/status.hpp) for a ragged batch: a status (if given)
 /// has one entry per system and can name the rows of its longest system. No system is longer than
-/// the total size (offsets(systems), known on the host), so the longest is looked for (a reduction
-/// over the offsets, which fences) only when the total exceeds INT_MAX.
+/// the total size (offsets(systems), known on the host), so the longest is looked for
+/// (longest_system, which fences) only when the total exceeds INT_MAX.
 template <class ExecSpace, class Scalar, class MemorySpace>
 void check_ragged_status(const char* where, const ExecSpace& exec, const StatusView<MemorySpace>& status,
                          const RaggedVector<Scalar, MemorySpace>& ragged) {
   tridiag::impl::check_status(where, status, ragged.systems());
-  if (status.data() == nullptr || ragged.systems() == 0 || ragged.required_span() <= INT_MAX) return;
-  const auto sizes = sizes_of(exec, ragged);
-  exec.fence();
-  tridiag::impl::check_status_rows(where, status, size_range(sizes).largest);
+  if (status.data() == nullptr || ragged.required_span() <= INT_MAX) return;
+  tridiag::impl::check_status_rows(where, status, longest_system(exec, ragged));
 }
 }  // namespace impl
 

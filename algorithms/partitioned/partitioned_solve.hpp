@@ -88,16 +88,6 @@ constexpr index_type power_of_two_at_least(index_type v) {
   while (p < v) p *= 2;
   return p;
 }
-/// The largest offsets(s + 1) - offsets(s) (a named functor: core/kokkos_compat.hpp).
-template <class Offsets>
-struct LongestRaggedSystem {
-  Offsets offsets;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type s, index_type& m) const {
-    const index_type n = offsets(s + 1) - offsets(s);
-    m = n > m ? n : m;
-  }
-};
-
 /// A team kernel that does nothing: what team_size_max is asked about before the real kernel exists.
 struct EmptyTeamKernel {
   template <class Member>
@@ -417,20 +407,14 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   const auto offsets = diag.offsets();
   layouts::require_same_offsets(where, diag, std::pair{"lower", lower}, std::pair{"upper", upper},
                                 std::pair{"rhs", rhs}, std::pair{"x", x});
-  tridiag::impl::check_status(where, status, diag.systems());
+  layouts::impl::check_ragged_status(where, exec, status, diag);
   impl::check_options(where, opts);
   require(opts.split != Options::Split::always, where, "variable batches are not split across the device");
   tridiag::impl::check_x_apart(
       where, tridiag::impl::Diagonals<layouts::RaggedVector<MatrixScalar, MemorySpace>>{lower, diag, upper}, rhs, x);
   const index_type nsys = diag.systems();
   if (nsys == 0) return;
-  index_type longest = 0;
-  Kokkos::parallel_reduce("tridiag::partitioned::longest_system",
-                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
-                          impl::LongestRaggedSystem<std::remove_cv_t<decltype(offsets)>>{offsets},
-                          Kokkos::Max<index_type>(longest));
-  // Status codes are int row numbers (beyond INT_MAX rows they wrapped, row 2^32 to 0, "solved").
-  tridiag::impl::check_status_rows(where, status, longest);
+  const index_type longest = layouts::impl::longest_system(exec, diag);
   if (longest == 0) {
     if (status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);
     return;
