@@ -14,17 +14,20 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 backend=host arch=sm_90 jobs=$(nproc) demo=1
+usage_error() { echo "setup.sh: $*" >&2; exit 2; }
 while (($#)); do
   case "$1" in
+    --backend|--arch|--jobs) (($# >= 2)) || usage_error "$1 needs a value (try --help)" ;;&
     --backend) backend=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --no-demo) demo=0; shift ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    *) usage_error "unknown option '$1' (try --help)" ;;
   esac
 done
-case "$backend" in host|cuda) ;; *) echo "setup.sh: --backend must be host or cuda" >&2; exit 2 ;; esac
+case "$backend" in host|cuda) ;; *) usage_error "--backend must be host or cuda, not '$backend'" ;; esac
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs must be a positive number, not '$jobs'"
 
 start=$(date +%s)
 "$repo/scripts/install_packages.sh"

@@ -15,14 +15,19 @@ threads=${OMP_NUM_THREADS:-2}
 jobs=$(( $(nproc) / threads ))
 ((jobs >= 1)) || jobs=1
 backend=host arch=sm_90 extra=()
+usage_error() { echo "test.sh: $*" >&2; exit 2; }
 while (($#)); do
   case "$1" in
+    --backend|--arch|--jobs) (($# >= 2)) || usage_error "$1 needs a value" ;;&
     --backend) backend=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
+# Any other value would name the host build (build/) and run its tests under the wrong name.
+case "$backend" in host|cuda) ;; *) usage_error "--backend must be host or cuda, not '$backend'" ;; esac
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs must be a positive number, not '$jobs'"
 source "$repo/scripts/build_dirs.sh"
 build=$(tridiag_build_dir "$repo" "$backend" "$arch")
 [ -f "$build/CTestTestfile.cmake" ] || { echo "test.sh: no build in $build: run scripts/setup.sh first" >&2; exit 1; }

@@ -12,6 +12,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 backend=host arch=sm_90 jobs=$(nproc) deps=$repo/.deps
 while (($#)); do
   case "$1" in
+    --backend|--arch|--jobs|--deps)
+      (($# >= 2)) || { echo "build_kokkos.sh: $1 needs a value" >&2; exit 2; } ;;&
     --backend) backend=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;

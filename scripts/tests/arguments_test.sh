@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# ctest tridiag.scripts.arguments: the arguments of scripts/setup.sh, scripts/test.sh and
+# scripts/deps/build_kokkos.sh. Runs copies of the scripts in a scratch repository under WORK whose
+# package, fetch and build steps are stubs that fail: nothing is installed, downloaded or built.
+#
+# usage: scripts/tests/arguments_test.sh WORK
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:?usage: arguments_test.sh WORK}
+rm -rf "$work"
+repo=$work/repo
+mkdir -p "$repo/scripts/deps" "$repo/build"
+cp "$here/setup.sh" "$here/test.sh" "$here/build_dirs.sh" "$repo/scripts/"
+cp "$here/deps/build_kokkos.sh" "$repo/scripts/deps/"
+for stub in install_packages.sh deps/fetch_kokkos_source.sh; do
+  printf '#!/bin/sh\necho "stub %s reached" >&2\nexit 99\n' "$stub" > "$repo/scripts/$stub"
+  chmod +x "$repo/scripts/$stub"
+done
+: > "$repo/build/CTestTestfile.cmake"   # an (empty) host build for test.sh
+
+failures=0
+# expect <exit status> <text the output must hold> <command...>
+expect() {
+  local want=$1 text=$2; shift 2
+  local out rc=0
+  out=$("$@" 2>&1) || rc=$?
+  if [ "$rc" != "$want" ] || [[ $out != *"$text"* ]]; then
+    echo "FAIL: $* -> exit $rc (want $want), output:"; echo "$out" | sed 's/^/  | /'
+    failures=$((failures + 1))
+  else
+    echo "ok: $* -> $rc"
+  fi
+}
+
+setup=$repo/scripts/setup.sh test=$repo/scripts/test.sh build_kokkos=$repo/scripts/deps/build_kokkos.sh
+expect 2 "--backend needs a value" bash "$setup" --backend
+expect 2 "--arch needs a value" bash "$setup" --backend cuda --arch
+expect 2 "--backend must be host or cuda, not 'cdua'" bash "$setup" --backend cdua
+expect 2 "--jobs must be a positive number, not 'x'" bash "$setup" --jobs x
+expect 2 "unknown option '--fast'" bash "$setup" --fast
+expect 99 "stub install_packages.sh reached" bash "$setup" --backend host --jobs 1   # valid: goes on
+
+expect 2 "--backend needs a value" bash "$test" --backend
+expect 2 "--backend must be host or cuda, not 'cdua'" bash "$test" --backend cdua
+expect 2 "--jobs must be a positive number, not '0'" bash "$test" --jobs 0
+expect 1 "no build in $repo/build-cuda-sm_90" bash "$test" --backend cuda
+
+deps=$work/deps
+mkdir -p "$deps/src/kokkos"
+expect 2 "--deps needs a value" bash "$build_kokkos" --deps
+expect 2 "unsupported --arch 'sm_99'" bash "$build_kokkos" --backend cuda --arch sm_99 --deps "$deps"
+expect 2 "unknown backend 'gpu'" bash "$build_kokkos" --backend gpu --deps "$deps"
+
+((failures == 0)) || { echo "$failures check(s) failed"; exit 1; }
+echo "all checks passed"
