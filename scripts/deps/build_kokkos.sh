@@ -56,10 +56,17 @@ case "$backend" in
 esac
 
 stamp=$prefix/.tridiag-stamp
-want="kokkos=3.4.01 backend=$backend arch=$arch"
-# A changed CUDA patch must rebuild the install.
-[ "$backend" = cuda ] && want="$want patch=${patch_sum:0:16}"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+have=$(cat "$stamp" 2>/dev/null || true)
+if [ "$backend" = cuda ]; then
+  # A changed CUDA patch must rebuild the install.
+  want="kokkos=3.4.01 backend=cuda arch=$arch patch=${patch_sum:0:16}"
+else
+  # --arch means nothing to the host build (setup.sh passes its default on): the host install is
+  # reused whatever --arch it was stamped with (stamps of earlier versions of this script carry one).
+  want="kokkos=3.4.01 backend=host"
+  have=${have%% arch=*}
+fi
+if [ -f "$stamp" ] && [ "$have" = "$want" ]; then
   echo "[tridiag] Kokkos + Kokkos Kernels ($backend): reusing $prefix"
   exit 0
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ctest tridiag.scripts.arguments: the arguments of scripts/setup.sh, scripts/test.sh and
-# scripts/deps/build_kokkos.sh. Runs copies of the scripts in a scratch repository under WORK whose
-# package, fetch and build steps are stubs that fail: nothing is installed, downloaded or built.
+# scripts/deps/build_kokkos.sh, and build_kokkos.sh's reuse of a host install. Runs copies of the
+# scripts in a scratch repository under WORK whose package, fetch and build steps are stubs that
+# fail: nothing is installed, downloaded or built.
 #
 # usage: scripts/tests/arguments_test.sh WORK
 set -euo pipefail
@@ -45,8 +46,20 @@ expect 2 "--backend must be host or cuda, not 'cdua'" bash "$test" --backend cdu
 expect 2 "--jobs must be a positive number, not '0'" bash "$test" --jobs 0
 expect 1 "no build in $repo/build-cuda-sm_90" bash "$test" --backend cuda
 
+# build_kokkos.sh: a finished host install is reused whatever --arch it is given or was stamped
+# with (it was deleted and rebuilt when the two differed); another Kokkos stamp is not reused.
 deps=$work/deps
-mkdir -p "$deps/src/kokkos"
+mkdir -p "$deps/src/kokkos" "$deps/install-host"
+touch "$deps/install-host/kept"
+for stamp in "kokkos=3.4.01 backend=host arch=sm_90" "kokkos=3.4.01 backend=host"; do
+  echo "$stamp" > "$deps/install-host/.tridiag-stamp"
+  for arch in sm_90 sm_80; do
+    expect 0 "reusing $deps/install-host" bash "$build_kokkos" --backend host --arch "$arch" --deps "$deps"
+  done
+done
+[ -f "$deps/install-host/kept" ] || { echo "FAIL: the host install was deleted"; failures=$((failures + 1)); }
+echo "kokkos=3.4.00 backend=host" > "$deps/install-host/.tridiag-stamp"
+expect 1 "building Kokkos 3.4.01 (host)" bash "$build_kokkos" --backend host --deps "$deps" --jobs 1
 expect 2 "--deps needs a value" bash "$build_kokkos" --deps
 expect 2 "unsupported --arch 'sm_99'" bash "$build_kokkos" --backend cuda --arch sm_99 --deps "$deps"
 expect 2 "unknown backend 'gpu'" bash "$build_kokkos" --backend gpu --deps "$deps"
