@@ -28,6 +28,12 @@ while (($#)); do
 done
 case "$backend" in host|cuda) ;; *) usage_error "--backend must be host or cuda, not '$backend'" ;; esac
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs must be a positive number, not '$jobs'"
+if [ "$backend" = cuda ]; then
+  # nvcc_wrapper runs $CUDA_ROOT/bin/nvcc, else the nvcc on PATH: tridiag's build (and its tests,
+  # which compile the consumer example) need the nvcc that build_kokkos.sh used, as that script does.
+  export CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
+  export PATH=$CUDA_ROOT/bin:$PATH
+fi
 
 start=$(date +%s)
 "$repo/scripts/install_packages.sh"

@@ -28,6 +28,11 @@ done
 # Any other value would name the host build (build/) and run its tests under the wrong name.
 case "$backend" in host|cuda) ;; *) usage_error "--backend must be host or cuda, not '$backend'" ;; esac
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs must be a positive number, not '$jobs'"
+if [ "$backend" = cuda ]; then
+  # The consumer test compiles with nvcc_wrapper, which runs $CUDA_ROOT/bin/nvcc (as setup.sh).
+  export CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
+  export PATH=$CUDA_ROOT/bin:$PATH
+fi
 source "$repo/scripts/build_dirs.sh"
 build=$(tridiag_build_dir "$repo" "$backend" "$arch")
 [ -f "$build/CTestTestfile.cmake" ] || { echo "test.sh: no build in $build: run scripts/setup.sh first" >&2; exit 1; }
