@@ -174,7 +174,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
   const int team_max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
   const int team = team_size > 0 ? std::min(team_size, team_max) : impl::team_size_for<ExecSpace>(n, team_max);
-  Policy policy(exec, league, team);
+  auto policy = compat::light_weight(Policy(exec, league, team));
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for(impl::label_of(algorithm), policy, kernel);
 }

@@ -256,7 +256,7 @@ void launch_kernel(const ExecSpace& exec, index_type nsys, const Systems& system
   // An int league: a larger batch would wrap and leave systems unsolved with no error.
   require(league <= INT_MAX, "partitioned::solve", "batch of ", nsys, " systems needs ", league,
           " teams, more than the league size limit ", INT_MAX);
-  Policy policy(exec, static_cast<int>(league), team_size);
+  auto policy = compat::light_weight(Policy(exec, static_cast<int>(league), team_size));
   std::size_t bytes = partitioned_scratch_bytes<ExecSpace, Matrix, Value>(team_size, p.threads_per_system,
                                                                Staged ? Maker::register_rows : 0, Lanes);
   if constexpr (Lanes == Exchange::paired_warps) {

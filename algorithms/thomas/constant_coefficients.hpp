@@ -119,7 +119,7 @@ void solve_constant(const ExecSpace& exec, const Coefficients& coefficients,
   }
   if (nsys == 0) return;
   Kokkos::parallel_for(
-      "tridiag::thomas::solve_constant", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+      "tridiag::thomas::solve_constant", compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys)),
       impl::ConstantThomasKernel<Coefficients, BatchVector<RhsScalar, Layout, MemorySpace>,
                                  BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>, W,
                                  StatusView<MemorySpace>>{n, triples, coefficients, rhs, x, workspace, status});
@@ -231,7 +231,7 @@ void factorize_constant(
   const auto inv_w = factors.inverse_pivot, g = factors.upper_factor;
   Kokkos::parallel_for(
       "tridiag::thomas::factorize_constant",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, triples),
+      compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, triples)),
       impl::ConstantFactorizeKernel<Coefficients, decltype(lower), decltype(inv_w), decltype(g),
                                     StatusView<MemorySpace>>{factors.rows(), coefficients, lower, inv_w, g, status});
 }
@@ -259,7 +259,7 @@ void solve(const ExecSpace& exec, const ConstantFactorization<MatrixScalar, Fact
   const auto lower = factors.lower;
   const auto inv_w = factors.inverse_pivot, g = factors.upper_factor;
   Kokkos::parallel_for("tridiag::thomas::solve_constant_factored",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+                       compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys)),
                        impl::ConstantSolveFactoredKernel<
                            decltype(lower), decltype(inv_w), decltype(g), BatchVector<RhsScalar, Layout, MemorySpace>,
                            BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>, StatusView<MemorySpace>>{

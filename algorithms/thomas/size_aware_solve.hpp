@@ -118,8 +118,8 @@ void solve_size_aware(const ExecSpace& exec, const layouts::GroupedVector<Matrix
   // thread all the largest systems. CUDA ignores it (a block per 32 x k positions).
   Kokkos::parallel_for(
       "tridiag::thomas::solve_size_aware",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<index_type>>(exec, 0,
-                                                                                                       plan.systems()),
+      compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<index_type>>(
+          exec, 0, plan.systems())),
       impl::SizeAwareThomasKernel<Vector, Vector, Vector, layouts::GroupedVector<RhsScalar, MemorySpace>,
                                   layouts::GroupedVector<std::remove_const_t<RhsScalar>, MemorySpace>,
                                   layouts::GroupedVector<Matrix, MemorySpace>, StatusView<MemorySpace>>{

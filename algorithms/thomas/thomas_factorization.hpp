@@ -173,7 +173,7 @@ void factorize(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layou
   factors.lower = a;
   if (nsys == 0) return;
   Kokkos::parallel_for(
-      "tridiag::thomas::factorize", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+      "tridiag::thomas::factorize", compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys)),
       impl::FactorizeKernel<decltype(a), decltype(b), decltype(c), decltype(inv_w), decltype(g), StatusView<MemorySpace>>{
           n, a, b, c, inv_w, g, status});
 }
@@ -207,7 +207,7 @@ void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, Memo
   const auto inv_w = factors.inverse_pivot, g = factors.upper_factor;
   Kokkos::parallel_for(
       "tridiag::thomas::solve_factored",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nrhs),
+      compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nrhs)),
       impl::SolveFactoredKernel<decltype(a), decltype(inv_w), decltype(g), BatchVector<RhsScalar, Layout, MemorySpace>,
                                 BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>, StatusView<MemorySpace>>{
           n, nsys, a, inv_w, g, rhs, x, status});

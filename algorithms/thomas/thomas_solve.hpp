@@ -200,7 +200,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                                                    MatrixVector, MatrixVector, RhsVector, XVector,
                                                    StatusView<MemorySpace>>;
         if (Kernel::scratch_bytes(n) <= impl::host_group_scratch_limit) {
-          Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(Kernel::groups(nsys)), 1);
+          auto policy = compat::light_weight(Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(Kernel::groups(nsys)), 1));
           policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(n)));
           Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{nsys, n, a, b, c, rhs, x, status});
           return;
@@ -209,7 +209,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
       using Kernel = impl::ThomasScratchKernel<ExecSpace, Matrix, MatrixVector, MatrixVector, MatrixVector,
                                                RhsVector, XVector, StatusView<MemorySpace>>;
       if (Kernel::Scratch::shmem_size(n) <= impl::host_system_scratch_limit) {
-        Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(nsys), 1);
+        auto policy = compat::light_weight(Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(nsys), 1));
         policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(n)));
         Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{n, a, b, c, rhs, x, status});
         return;
@@ -220,7 +220,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   if (nsys == 0) return;
   const auto g = workspace;
   Kokkos::parallel_for("tridiag::thomas::solve",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+                       compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys)),
                        impl::thomas_kernel(impl::FixedSize{n}, a, b, c, rhs, x, g, status));
 }
 
@@ -249,7 +249,7 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
   if (nsys == 0) return;
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   const auto g = workspace;
-  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>> policy(exec, 0, nsys);
+  const auto policy = compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys));
   if constexpr (impl::runs_on_host<ExecSpace>) {
     // A host thread runs alone: each system simply stops at its size.
     Kokkos::parallel_for("tridiag::thomas::solve_padded", policy, impl::thomas_kernel(sizes, a, b, c, rhs, x, g, status));
@@ -298,7 +298,7 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
         offsets);
   }
   Kokkos::parallel_for(
-      "tridiag::thomas::solve_ragged", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys),
+      "tridiag::thomas::solve_ragged", compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys)),
       impl::thomas_kernel(impl::RaggedSizes<std::remove_cv_t<std::remove_reference_t<decltype(diag)>>>{diag}, lower,
                           diag, upper, rhs, x, g, status));
 }
