@@ -165,8 +165,9 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
 /// Times tridiag::solve with one of the cooperative algorithms (partitioned, cyclic family, or
 /// automatic) on problem p and checks the result. Skips what does not apply: cyclic solvers on
 /// long systems without --full (said once per point by run_point) and for systems too long for
-/// team scratch (said here), the partitioned solver on host spaces (there it allocates its chunk
-/// workspace inside the call, which would be timed).
+/// team scratch (said here), the partitioned solver on host spaces (one team per system walking
+/// its chunks in a workspace: automatic never picks it there). The partitioned solver gets its
+/// workspace (partitioned::workspace_bytes) allocated before the timing, as thomas::solve does.
 template <class Exec, class Scalar, class Layout, class Memory>
 void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Problem<Scalar, Layout, Memory>& p,
                     Algorithm algorithm, const std::string& variant = "", const partitioned::Options& partitioned_options = {}) {
@@ -201,15 +202,23 @@ void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   SolveOptions options;
   options.algorithm = resolved;
   options.partitioned = partitioned_options;
+  std::int64_t workspace_bytes = 0;
   if (resolved == Algorithm::thomas) {
     m.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
+  } else if (resolved == Algorithm::partitioned) {
+    const partitioned::Workspace<Memory> workspace(
+        "tridiag::bench_partitioned_workspace", partitioned::workspace_bytes(exec, matrix, rhs, partitioned_options));
+    workspace_bytes = static_cast<std::int64_t>(workspace.bytes());
+    m.timing = time_on(exec, ctx.options.repetitions(), [&] {
+      partitioned::solve(exec, matrix, rhs, p.x, p.status, partitioned_options, workspace);
+    });
   } else {
     m.timing = time_on(exec, ctx.options.repetitions(),
                        [&] { tridiag::solve(exec, matrix, rhs, p.x, p.status, options); });
   }
   m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
-  m.memory_bytes = p.memory_bytes();
+  m.memory_bytes = p.memory_bytes() + workspace_bytes;
   check_result(ctx, pt, m, p, /*with_status=*/true);
   pt.results.push_back(std::move(m));
 }

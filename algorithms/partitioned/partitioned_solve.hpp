@@ -24,8 +24,10 @@
 #include <climits>
 #include <string>
 #include <tridiag/algorithms/partitioned/partitioned_kernel.hpp>
+#include <tridiag/algorithms/partitioned/partitioned_workspace.hpp>
 #include <tridiag/algorithms/partitioned/split_solve.hpp>
 #include <tridiag/core/batch_vector.hpp>
+#include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
 #include <tridiag/core/warp_shuffle.hpp>
@@ -345,21 +347,85 @@ inline void check_options(const char* where, const Options& opts) {
           opts.split_chunk_rows, "): shorter chunks would not shorten the interface system, longer ones do not fit in registers");
 }
 
+/// Bytes of workspace a solve of `nsys` x `n` (matrix scalars Matrix, right-hand side scalars
+/// Value, layout Layout) needs: the reduced batches of every split level and what the last level's
+/// solve needs, or the team kernel's two chunk-coefficient vectors when they are not in registers,
+/// or nothing. Counted by the same carving the solve does.
+template <class Matrix, class Value, class Layout, class ExecSpace>
+std::size_t solve_workspace_bytes(const ExecSpace& exec, index_type nsys, index_type n, const Options& opts) {
+  if (nsys == 0 || n == 0) return 0;
+  const Plan p = plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value));
+  WorkspaceCarver count;
+  if (p.split) {
+    const auto split_again = [&](index_type rows) {
+      return plan(exec, nsys, rows, opts, sizeof(Matrix), sizeof(Value)).split;
+    };
+    const SplitLevels<Matrix, Value, typename ExecSpace::memory_space> levels(nsys, n, opts.split_chunk_rows,
+                                                                             split_again, count);
+    return count.bytes_needed() +
+           solve_workspace_bytes<Matrix, Value, layouts::Flat>(exec, nsys, levels.last_rows(), opts);
+  }
+  if (p.register_rows == 0) {
+    const auto span = static_cast<std::size_t>(Layout(nsys, n).required_span());
+    count.take<Matrix>(span);  // alpha
+    count.take<Matrix>(span);  // gamma
+  }
+  return count.bytes_needed();
+}
+
+/// The caller's workspace after its checks, or one allocated for this solve (empty when the solve
+/// needs none).
+template <class MemorySpace, class Matrix, class Rhs, class X>
+Workspace<MemorySpace> workspace_for(const char* where, const Workspace<MemorySpace>& given, std::size_t needed,
+                                     const Matrix& matrix, const Rhs& rhs, const X& x,
+                                     const StatusView<MemorySpace>& status) {
+  if (given.allocated()) {
+    require(given.bytes() >= needed, where, "workspace of ", given.bytes(), " bytes, this solve needs ", needed,
+            " (partitioned::workspace_bytes)");
+    tridiag::impl::check_workspace_apart(where, "workspace", given.storage(), matrix, rhs, x);
+    tridiag::impl::require_apart(where, "workspace", given.storage(), "status", status);
+    return given;
+  }
+  if (needed == 0) return {};
+  return Workspace<MemorySpace>("tridiag::partitioned::workspace", needed);
+}
+
 }  // namespace impl
+
+/// Bytes of workspace partitioned::solve needs for this batch with these options (0: none; a
+/// GPU solve of systems short enough for register chunks needs none). Pass a
+/// partitioned::Workspace of at least this size to solve() to keep it from allocating per call.
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
+std::size_t workspace_bytes(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
+                            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs, const Options& opts = {}) {
+  (void)rhs;
+  impl::check_options("partitioned::workspace_bytes", opts);
+  return impl::solve_workspace_bytes<std::remove_const_t<MatrixScalar>, std::remove_const_t<RhsScalar>, Layout>(
+      exec, matrix.systems(), matrix.rows(), opts);
+}
 
 /// Solves A x = rhs for every system of the batch with the partitioned algorithm. x may be rhs
 /// (in place). Options choose the split (see plan()); the defaults follow the execution space.
+/// `workspace` (optional, at least workspace_bytes(exec, matrix, rhs, opts) bytes, apart from the
+/// matrix, rhs, x and status) keeps the solve from allocating per call (a split solve of long
+/// systems on a GPU, the chunk workspace on host spaces); a smaller one is rejected
+/// (tridiag::invalid_argument) before anything is written.
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
 void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
            const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
-           const StatusView<MemorySpace>& status = {}, const Options& opts = {}) {
+           const StatusView<MemorySpace>& status = {}, const Options& opts = {},
+           const Workspace<MemorySpace>& workspace = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "partitioned::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "partitioned::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   impl::check_options(where, opts);
   const index_type nsys = matrix.systems(), n = matrix.rows();
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  using Value = std::remove_const_t<RhsScalar>;
+  const auto work = impl::workspace_for(where, workspace, impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts),
+                                        matrix, rhs, x, status);
   if (n == 0 && nsys > 0 && status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);  // as every solver
   if (nsys == 0 || n == 0) return;
   const Plan p = plan(exec, nsys, n, opts, sizeof(MatrixScalar), sizeof(RhsScalar));
@@ -369,17 +435,19 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
       return plan(exec, nsys, rows, opts, sizeof(MatrixScalar), sizeof(RhsScalar)).split;
     };
     impl::split_solve(exec, matrix, rhs, x, status, opts.split_chunk_rows, split_again,
-                      [&](const auto& reduced, const auto& reduced_rhs, const auto& reduced_x, const auto& reduced_status) {
-                        solve(exec, reduced, reduced_rhs, reduced_x, reduced_status, opts);
-                      });
+                      [&](const auto& reduced, const auto& reduced_rhs, const auto& reduced_x, const auto& reduced_status,
+                          const auto& rest) { solve(exec, reduced, reduced_rhs, reduced_x, reduced_status, opts, rest); },
+                      work);
     return;
   }
-  using Matrix = std::remove_const_t<MatrixScalar>;
-  using Value = std::remove_const_t<RhsScalar>;
+  impl::WorkspaceCarver carve(work);
   impl::run_team_kernel<ExecSpace, Matrix, Value>(
       where, exec, nsys, impl::UniformSystems{n}, matrix.lower, matrix.diag, matrix.upper, rhs, x, status, p,
-      [&](const char* label) {
-        return allocate_uninitialized<BatchVector<Matrix, Layout, MemorySpace>>(label, Layout(nsys, n));
+      [&](const char*) {
+        using Work = BatchVector<Matrix, Layout, MemorySpace>;
+        const Layout map(nsys, n);
+        const auto span = static_cast<std::size_t>(map.required_span());
+        return Work(typename Work::storage_type(carve.take<Matrix>(span), span), map);
       });
 }
 

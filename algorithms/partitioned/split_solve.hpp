@@ -27,9 +27,11 @@
 #include <vector>
 #include <tridiag/algorithms/partitioned/chunk_elimination.hpp>
 #include <tridiag/algorithms/partitioned/group_staging.hpp>
+#include <tridiag/algorithms/partitioned/partitioned_workspace.hpp>
 #include <tridiag/core/batch_vector.hpp>
 #include <tridiag/core/breakdown.hpp>
 #include <tridiag/core/errors.hpp>
+#include <tridiag/core/kokkos_compat.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
 #include <tridiag/core/warp_shuffle.hpp>
@@ -190,17 +192,17 @@ void launch_split_step(const ExecSpace& exec, Kernel kernel, const char* label, 
   // An int league: a larger batch would wrap and leave chunks unsolved with no error.
   require(league <= INT_MAX, "partitioned::solve", "the split kernel's ", total, " chunks need ", league,
           " teams, more than the league size limit ", INT_MAX);
-  Policy policy(exec, static_cast<int>(league), team);
+  auto policy = compat::light_weight(Policy(exec, static_cast<int>(league), team));
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes(team) + 16));  // + 16: alignment of the base
   Kokkos::parallel_for(label, policy, kernel);
 }
 
 /// The reduced batches of every level of one split solve: level l cuts the batch of level l - 1
 /// (level 0: the caller's) into chunks and holds the reduced batch, its solution, its status and
-/// the flags of the step-1 pass. All levels are carved out of three allocations made once per
-/// solve, uninitialised (every value is written before it is read): on the H100 an allocation
-/// (and the zero fill of a labelled View) costs more than a level's kernels for systems of up to
-/// 10^6 rows.
+/// the flags of the step-1 pass. All levels are carved out of one workspace (partitioned_workspace.hpp),
+/// uninitialised (every value is written before it is read): on the H100 an allocation (and the
+/// zero fill of a labelled View) costs more than a level's kernels for systems of up to 10^6 rows.
+/// Built with a counting carver, it only sizes that workspace.
 template <class Matrix, class Value, class MemorySpace>
 struct SplitLevels {
   using Reduced = BatchVector<Matrix, layouts::Flat, MemorySpace>;
@@ -214,13 +216,10 @@ struct SplitLevels {
     Flags flags;
   };
   std::vector<Level> levels;
-  Kokkos::View<Matrix*, MemorySpace> matrix_pool;
-  Kokkos::View<Value*, MemorySpace> value_pool;
-  Kokkos::View<int*, MemorySpace> int_pool;
 
   /// Levels for `nsys` systems of n rows, cut while split(rows of the level's batch) says so.
   template <class SplitAgain>
-  SplitLevels(index_type nsys, index_type n, index_type chunk_rows, const SplitAgain& split) {
+  SplitLevels(index_type nsys, index_type n, index_type chunk_rows, const SplitAgain& split, WorkspaceCarver& carve) {
     std::vector<SplitChunks> cuts;
     for (index_type rows = n; cuts.empty() || split(rows); rows = 2 * cuts.back().chunks)
       cuts.push_back(SplitChunks{rows, (rows + chunk_rows - 1) / chunk_rows});
@@ -228,26 +227,20 @@ struct SplitLevels {
     for (const auto& cut : cuts) reduced_rows += 2 * cut.chunks;
     require(nsys <= std::numeric_limits<index_type>::max() / 8 / (reduced_rows > 0 ? reduced_rows : 1),
             "partitioned::solve", nsys, " systems of ", n, " rows overflow the index type");
-    matrix_pool = decltype(matrix_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_matrix"),
-                                        3 * nsys * reduced_rows);
-    value_pool = decltype(value_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_rhs"),
-                                      2 * nsys * reduced_rows);
-    int_pool = decltype(int_pool)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::partitioned::split_flags"),
-                                  4 * nsys * static_cast<index_type>(cuts.size()));
-    Matrix* m = matrix_pool.data();
-    Value* v = value_pool.data();
-    int* k = int_pool.data();
     for (const auto& cut : cuts) {
       const layouts::Flat map(nsys, 2 * cut.chunks);
-      const index_type span = map.required_span();
-      auto matrix = [&] { return Reduced(typename Reduced::storage_type((m += span) - span, span), map); };
-      auto values = [&] { return ReducedRhs(typename ReducedRhs::storage_type((v += span) - span, span), map); };
-      Level level{cut, matrix(), matrix(), matrix(), values(), values(), StatusView<MemorySpace>(k, nsys),
-                  Flags(k + nsys, nsys)};
-      k += 4 * nsys;
+      const auto span = static_cast<std::size_t>(map.required_span());
+      auto matrix = [&] { return Reduced(typename Reduced::storage_type(carve.take<Matrix>(span), span), map); };
+      auto values = [&] { return ReducedRhs(typename ReducedRhs::storage_type(carve.take<Value>(span), span), map); };
+      Level level{cut, matrix(), matrix(), matrix(), values(), values(), {}, {}};
+      int* const ints = carve.take<int>(4 * static_cast<std::size_t>(nsys));
+      level.status = StatusView<MemorySpace>(ints, nsys);
+      level.flags = Flags(ints + nsys, nsys);
       levels.push_back(level);
     }
   }
+  /// Rows of the last level's reduced batch (what solve_reduced gets).
+  index_type last_rows() const { return 2 * levels.back().cut.chunks; }
 };
 
 /// Step 1 on one level: a, b, c, d (the batch the level cuts) into the level's reduced batch.
@@ -258,7 +251,8 @@ void split_reduce(const ExecSpace& exec, const Level& level, index_type nsys, co
   using Value = typename X::value_type;
   using Flags = decltype(level.flags);
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>;
-  Kokkos::parallel_for("tridiag::partitioned::split_clear", Range(exec, 0, nsys), ClearFlagsKernel<Flags>{level.flags});
+  Kokkos::parallel_for("tridiag::partitioned::split_clear", compat::light_weight(Range(exec, 0, nsys)),
+                       ClearFlagsKernel<Flags>{level.flags});
   using Kernel = SplitChunkKernel<ExecSpace, Matrix, Value, M, false, A, B, C, D, X, decltype(level.ra),
                                   decltype(level.rd), Flags>;
   launch_split_step<ExecSpace, Kernel, M>(exec,
@@ -284,7 +278,7 @@ void split_finish(const ExecSpace& exec, const Level& level, index_type nsys, co
                                           sizeof(Matrix) > sizeof(Value) ? sizeof(Matrix) : sizeof(Value));
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>;
   using Fail = FailOverflowsKernel<X, decltype(level.flags)>;
-  Kokkos::parallel_for("tridiag::partitioned::split_fail_overflows", Range(exec, 0, nsys),
+  Kokkos::parallel_for("tridiag::partitioned::split_fail_overflows", compat::light_weight(Range(exec, 0, nsys)),
                        Fail{level.cut.n, x, level.flags, status});
 }
 
@@ -297,11 +291,12 @@ void split_solve_with(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar
                       const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
                       const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
                       const StatusView<MemorySpace>& status, index_type chunk_rows, const SplitAgain& split_again,
-                      const SolveReduced& solve_reduced) {
+                      const SolveReduced& solve_reduced, const Workspace<MemorySpace>& workspace) {
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
   const index_type nsys = matrix.systems();
-  const SplitLevels<Matrix, Value, MemorySpace> pool(nsys, matrix.rows(), chunk_rows, split_again);
+  WorkspaceCarver carve(workspace);
+  const SplitLevels<Matrix, Value, MemorySpace> pool(nsys, matrix.rows(), chunk_rows, split_again, carve);
   const auto& levels = pool.levels;
   const std::size_t L = levels.size();
   split_reduce<M>(exec, levels[0], nsys, matrix.lower, matrix.diag, matrix.upper, rhs, x);
@@ -311,7 +306,7 @@ void split_solve_with(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar
   }
   const auto& last = levels[L - 1];
   solve_reduced(TridiagonalBatch<Matrix, layouts::Flat, MemorySpace>(last.ra, last.rb, last.rc), last.rd, last.rx,
-                last.status);
+                last.status, workspace_rest(workspace, carve.offset()));
   for (std::size_t l = L - 1; l >= 1; --l) {
     const auto& up = levels[l - 1];
     split_finish<M>(exec, levels[l], nsys, up.ra, up.rb, up.rc, up.rd, up.rx, up.status);
@@ -327,13 +322,13 @@ void split_solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Lay
                  const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
                  const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
                  const StatusView<MemorySpace>& status, index_type chunk_rows, const SplitAgain& split_again,
-                 const SolveReduced& solve_reduced) {
+                 const SolveReduced& solve_reduced, const Workspace<MemorySpace>& workspace) {
   if (chunk_rows <= 4) {
-    split_solve_with<4>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced);
+    split_solve_with<4>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced, workspace);
   } else if (chunk_rows <= 8) {
-    split_solve_with<8>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced);
+    split_solve_with<8>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced, workspace);
   } else {
-    split_solve_with<16>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced);
+    split_solve_with<16>(exec, matrix, rhs, x, status, chunk_rows, split_again, solve_reduced, workspace);
   }
 }
 
