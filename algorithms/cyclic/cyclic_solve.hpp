@@ -133,9 +133,9 @@ inline const char* label_of(Algorithm algorithm) {
 /// by the space's team_size_max; on host spaces 1, because a host team pays a real barrier per
 /// step while one-thread teams run systems in parallel (measured 20-30x faster on OpenMP, see
 /// team_size_for). Any other value is used as given, capped by team_size_max.
-/// Throws tridiag::invalid_argument, before writing anything, on a shape mismatch or when a
-/// system of n rows does not fit in the execution space's team scratch (the message names n, the
-/// bytes needed and those available).
+/// Throws tridiag::invalid_argument, before writing anything, on a shape mismatch, an `algorithm`
+/// that is not a value of Algorithm, or when a system of n rows does not fit in the execution
+/// space's team scratch (the message names n, the bytes needed and those available).
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, class MemorySpace>
 void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
@@ -152,6 +152,9 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   constexpr const char* where = "cyclic::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   const index_type nsys = matrix.systems(), n = matrix.rows();
+  // An integer cast to Algorithm would get no scratch (scratch_bytes: 0) and run CR past it.
+  require(algorithm == Algorithm::cr || algorithm == Algorithm::pcr || algorithm == Algorithm::cr_pcr, where,
+          "unknown algorithm ", static_cast<int>(algorithm), " (not a value of cyclic::Algorithm)");
   require(team_size >= 0, where, "team_size = ", team_size, " (0 picks one; otherwise positive)");
   require(nsys <= INT_MAX, where, "batch of ", nsys, " systems exceeds the league size limit ", INT_MAX);
   const std::size_t capacity = scratch_capacity<ExecSpace>();

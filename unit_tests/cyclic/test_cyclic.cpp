@@ -197,6 +197,27 @@ TYPED_TEST(CyclicSolve, ShapeMismatchThrowsAndWritesNothing) {
   for (S v : download(x)) ASSERT_EQ(v, S(42));
 }
 
+// An integer cast to Algorithm (a configuration file, a command line) that names no algorithm:
+// scratch_bytes asks no scratch for it, so a solve would run CR in scratch it never requested.
+TYPED_TEST(CyclicSolve, UnknownAlgorithmThrowsAndWritesNothing) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  const auto h = make_host_batch<S>(8, 16, MatrixKind::diagonally_dominant, test_seed());
+  const auto sys = upload_system<TypeParam>(h);
+  BatchVector<S, L, M> x("x", 8, 16);
+  fill_storage(x, S(42));
+  StatusView<M> status("status", 8);
+  Kokkos::deep_copy(status, -999);
+  typename TypeParam::exec exec;
+  expect_invalid_argument([&] { cyclic::solve(exec, sys.matrix, sys.rhs, x, status, static_cast<cyclic::Algorithm>(3)); },
+                          "unknown algorithm 3");
+  exec.fence();
+  for (S v : download(x)) ASSERT_EQ(v, S(42));
+  auto st = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
+  for (std::size_t s = 0; s < st.extent(0); ++s) ASSERT_EQ(st(s), -999);
+}
+
 TYPED_TEST(CyclicSolve, TooLongSystemsThrowNamingNAndWriteNothing) {
   using S = typename TypeParam::scalar;
   using L = typename TypeParam::layout;
