@@ -132,6 +132,9 @@ void expect_failures_reported(cyclic::Algorithm algorithm, index_type n, int tea
   // System 5: NaN in the right-hand side at row 8. System 7: infinite diagonal at row 1.
   h.at(h.d, 5, 7) = std::numeric_limits<S>::quiet_NaN();
   h.at(h.b, 7, 0) = std::numeric_limits<S>::infinity();
+  // System 8: finite input and usable pivots, but x(0) overflows: -1 (the check of x).
+  make_back_substitution_overflow(h, 8);
+  expected.push_back({8, -1});
   const auto r = solve_batch<C>(h, algorithm, team_size);
   const std::string what =
       std::string(cyclic::name(algorithm)) + ", n = " + std::to_string(n) + ", team size " + std::to_string(team_size);

@@ -152,6 +152,20 @@ TYPED_TEST(PeriodicSolve, FailedSystemsAreReportedAndLeaveTheirNeighboursExact) 
   }
   h.at(h.a, 9, 0) = 1;
   h.at(h.c, 9, n - 1) = 1;
+  // System 11: A = I except a(0) = 1/2, c(n-1) = 1, d(0) = max/2, d(n-1) = -max/2: y, z and the
+  // denominator (1/6) are finite, the Sherman-Morrison factor (y(0) - y(n-1)/2) / (1/6) = 2.5 max
+  // is not: the check of the final x reports row 1.
+  const S max = std::numeric_limits<S>::max();
+  for (index_type i = 0; i < n; ++i) {
+    h.at(h.a, 11, i) = 0;
+    h.at(h.b, 11, i) = 1;
+    h.at(h.c, 11, i) = 0;
+    h.at(h.d, 11, i) = 0;
+  }
+  h.at(h.a, 11, 0) = S(0.5);
+  h.at(h.c, 11, n - 1) = 1;
+  h.at(h.d, 11, 0) = max / 2;
+  h.at(h.d, 11, n - 1) = -max / 2;
   // System 36 (in the partial block): NaN corner a(0): T(n-1,n-1) is NaN, Thomas pivot at row n.
   h.at(h.a, 36, 0) = std::numeric_limits<S>::quiet_NaN();
   const auto r = solve_batch<TypeParam>(h);
@@ -159,8 +173,9 @@ TYPED_TEST(PeriodicSolve, FailedSystemsAreReportedAndLeaveTheirNeighboursExact) 
   EXPECT_EQ(r.status[5], -8);
   EXPECT_EQ(r.status[7], 1);
   EXPECT_EQ(r.status[9], static_cast<int>(n));
+  EXPECT_EQ(r.status[11], -1);
   EXPECT_EQ(r.status[36], static_cast<int>(n));
-  const std::vector<index_type> failed = {2, 5, 7, 9, 36};
+  const std::vector<index_type> failed = {2, 5, 7, 9, 11, 36};
   for (index_type s = 0; s < systems; ++s) {
     const bool is_failed = std::find(failed.begin(), failed.end(), s) != failed.end();
     for (index_type i = 0; i < n; ++i) {

@@ -11,6 +11,7 @@
 #include <tridiag/algorithms/thomas/thomas_solve.hpp>
 
 #include "pivoting/pivoting_checks.hpp"
+#include "thomas/thomas_checks.hpp"  // make_back_substitution_overflow
 
 namespace tridiag::test {
 namespace {
@@ -147,8 +148,9 @@ TYPED_TEST(PivotingSolve, FailedSystemsAreReportedAndLeaveTheirNeighboursExact) 
   h.at(h.d, 5, 7) = std::numeric_limits<S>::quiet_NaN();  // NaN right-hand side at row 8
   h.at(h.b, 7, 0) = std::numeric_limits<S>::infinity();   // infinite pivot candidate at step 1
   h.at(h.a, 11, 3) = std::numeric_limits<S>::quiet_NaN(); // NaN pivot candidate at step 3
+  make_back_substitution_overflow(h, 13);  // finite elimination, x(0) overflows in back substitution
   const auto r = solve_batch<TypeParam>(h);
-  const std::vector<index_type> failed = {2, 5, 7, 9, 11, 36};
+  const std::vector<index_type> failed = {2, 5, 7, 9, 11, 13, 36};
   EXPECT_EQ(r.status[2], 5);
   EXPECT_EQ(r.status[9], static_cast<int>(n));
   EXPECT_EQ(r.status[36], 1);
@@ -167,6 +169,7 @@ TYPED_TEST(PivotingSolve, FailedSystemsAreReportedAndLeaveTheirNeighboursExact) 
   EXPECT_GE(-r.status[5], 7);
   EXPECT_EQ(r.status[7], 1);
   EXPECT_EQ(r.status[11], 3);
+  EXPECT_EQ(r.status[13], -1);
   for (index_type s = 0; s < systems; ++s) {
     const bool is_failed = std::find(failed.begin(), failed.end(), s) != failed.end();
     for (index_type i = 0; i < n; ++i) {
