@@ -11,8 +11,10 @@
 // shapes are validated on the host first and tridiag::invalid_argument is thrown before anything
 // is written.
 
+#include <array>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <Kokkos_Core.hpp>
 
@@ -21,13 +23,16 @@
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/core/vector_workspace.hpp>
 
 namespace tridiag::periodic {
 
 /// Scratch of periodic::solve: two BatchVectors of the batch's layout and shape, matrix scalars.
 template <class Matrix, class Layout, class MemorySpace>
-struct CorrectionWorkspace {
-  using vector_type = BatchVector<Matrix, Layout, MemorySpace>;
+struct CorrectionWorkspace
+    : VectorWorkspace<CorrectionWorkspace<Matrix, Layout, MemorySpace>, Matrix, Layout, MemorySpace> {
+  using base = VectorWorkspace<CorrectionWorkspace, Matrix, Layout, MemorySpace>;
+  using vector_type = typename base::vector_type;
   vector_type z;  ///< z = T^-1 u, the Sherman-Morrison correction direction
   vector_type g;  ///< Thomas' modified upper diagonal of T (shared by both solves)
 
@@ -36,18 +41,12 @@ struct CorrectionWorkspace {
   CorrectionWorkspace(const std::string& label, index_type systems, index_type rows)
       : CorrectionWorkspace(label, Layout(systems, rows)) {}
   CorrectionWorkspace(const std::string& label, const Layout& map)
-      : z(allocate(label + "_z", map), map), g(allocate(label + "_g", map), map) {}
+      : z(base::allocate("periodic::Workspace", label + "_z", map)),
+        g(base::allocate("periodic::Workspace", label + "_g", map)) {}
 
-  index_type systems() const { return z.systems(); }
-  index_type rows() const { return z.rows(); }
-  /// False for a default-constructed (empty) workspace.
-  bool allocated() const { return z.storage().data() != nullptr; }
-
- private:
-  static typename vector_type::storage_type allocate(const std::string& label, const Layout& map) {
-    tridiag::impl::check_extents("periodic::Workspace", map);
-    return typename vector_type::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                              map.required_span());
+  /// The vectors, named as the checks of a solve name them (core/vector_workspace.hpp).
+  std::array<std::pair<const char*, const vector_type*>, 2> named_vectors() const {
+    return {{{"workspace.z", &z}, {"workspace.g", &g}}};
   }
 };
 
@@ -60,23 +59,6 @@ template <class MatrixScalar, class Layout>
 index_type workspace_bytes(index_type systems, index_type rows) {
   return 2 * Layout(systems, rows).required_span() * static_cast<index_type>(sizeof(MatrixScalar));
 }
-
-namespace impl {
-
-/// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
-template <class MatrixScalar, class Layout, class MemorySpace>
-Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(const char* where,
-                                                           const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
-                                                           const Workspace<MatrixScalar, Layout, MemorySpace>& given) {
-  if (given.allocated()) {
-    require_same_shape(where, "workspace.z", given.z, "matrix", matrix.diag);
-    require_same_shape(where, "workspace.g", given.g, "matrix", matrix.diag);
-    return given;
-  }
-  return Workspace<MatrixScalar, Layout, MemorySpace>("tridiag::periodic::workspace",
-                                                      Layout(matrix.systems(), matrix.rows()));
-}
-}  // namespace impl
 
 namespace impl {
 /// Kernel of periodic::solve (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
@@ -122,12 +104,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "periodic::solve: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "periodic::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
-  if (workspace.allocated()) {
-    tridiag::impl::check_workspace_apart(where, "workspace.z", workspace.z, matrix, rhs, x);
-    tridiag::impl::check_workspace_apart(where, "workspace.g", workspace.g, matrix, rhs, x);
-    tridiag::impl::require_apart(where, "workspace.z", workspace.z, "workspace.g", workspace.g);
-  }
-  workspace = impl::workspace_for(where, matrix, workspace);
+  workspace = tridiag::impl::checked_workspace(where, "tridiag::periodic::workspace", matrix, rhs, x, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;

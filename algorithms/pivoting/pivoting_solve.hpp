@@ -9,8 +9,10 @@
 // hidden fence); shapes are validated on the host first and tridiag::invalid_argument is thrown
 // before anything is written.
 
+#include <array>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <Kokkos_Core.hpp>
 
@@ -19,6 +21,7 @@
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/core/vector_workspace.hpp>
 
 namespace tridiag::pivoting {
 
@@ -26,8 +29,9 @@ namespace tridiag::pivoting {
 /// of the batch's layout and shape (?gtsv's D, DU and DL on exit). The eliminated right-hand side
 /// needs no scratch: it lives in x. 3 matrix scalars per row; rows n-1 are never written.
 template <class Matrix, class Layout, class MemorySpace>
-struct BandWorkspace {
-  using vector_type = BatchVector<Matrix, Layout, MemorySpace>;
+struct BandWorkspace : VectorWorkspace<BandWorkspace<Matrix, Layout, MemorySpace>, Matrix, Layout, MemorySpace> {
+  using base = VectorWorkspace<BandWorkspace, Matrix, Layout, MemorySpace>;
+  using vector_type = typename base::vector_type;
   vector_type diag;    ///< U(i,i), the pivots
   vector_type upper;   ///< U(i,i+1)
   vector_type upper2;  ///< U(i,i+2), nonzero only where rows i and i+1 were interchanged
@@ -37,19 +41,13 @@ struct BandWorkspace {
   BandWorkspace(const std::string& label, index_type systems, index_type rows)
       : BandWorkspace(label, Layout(systems, rows)) {}
   BandWorkspace(const std::string& label, const Layout& map)
-      : diag(allocate(label + "_diag", map), map), upper(allocate(label + "_upper", map), map),
-        upper2(allocate(label + "_upper2", map), map) {}
+      : diag(base::allocate("pivoting::Workspace", label + "_diag", map)),
+        upper(base::allocate("pivoting::Workspace", label + "_upper", map)),
+        upper2(base::allocate("pivoting::Workspace", label + "_upper2", map)) {}
 
-  index_type systems() const { return diag.systems(); }
-  index_type rows() const { return diag.rows(); }
-  /// False for a default-constructed (empty) workspace.
-  bool allocated() const { return diag.storage().data() != nullptr; }
-
- private:
-  static typename vector_type::storage_type allocate(const std::string& label, const Layout& map) {
-    tridiag::impl::check_extents("pivoting::Workspace", map);
-    return typename vector_type::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                              map.required_span());
+  /// The vectors, named as the checks of a solve name them (core/vector_workspace.hpp).
+  std::array<std::pair<const char*, const vector_type*>, 3> named_vectors() const {
+    return {{{"workspace.diag", &diag}, {"workspace.upper", &upper}, {"workspace.upper2", &upper2}}};
   }
 };
 
@@ -62,24 +60,6 @@ template <class MatrixScalar, class Layout>
 index_type workspace_bytes(index_type systems, index_type rows) {
   return 3 * Layout(systems, rows).required_span() * static_cast<index_type>(sizeof(MatrixScalar));
 }
-
-namespace impl {
-
-/// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
-template <class MatrixScalar, class Layout, class MemorySpace>
-Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(const char* where,
-                                                           const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
-                                                           const Workspace<MatrixScalar, Layout, MemorySpace>& given) {
-  if (given.allocated()) {
-    require_same_shape(where, "workspace.diag", given.diag, "matrix", matrix.diag);
-    require_same_shape(where, "workspace.upper", given.upper, "matrix", matrix.diag);
-    require_same_shape(where, "workspace.upper2", given.upper2, "matrix", matrix.diag);
-    return given;
-  }
-  return Workspace<MatrixScalar, Layout, MemorySpace>("tridiag::pivoting::workspace",
-                                                      Layout(matrix.systems(), matrix.rows()));
-}
-}  // namespace impl
 
 namespace impl {
 /// Kernel of pivoting::solve (a functor, see "Kernels are functors" in core/kokkos_compat.hpp).
@@ -123,15 +103,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "pivoting::solve: the matrix scalar must be float or double (pivoting compares magnitudes)");
   constexpr const char* where = "pivoting::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
-  if (workspace.allocated()) {
-    tridiag::impl::check_workspace_apart(where, "workspace.diag", workspace.diag, matrix, rhs, x);
-    tridiag::impl::check_workspace_apart(where, "workspace.upper", workspace.upper, matrix, rhs, x);
-    tridiag::impl::check_workspace_apart(where, "workspace.upper2", workspace.upper2, matrix, rhs, x);
-    tridiag::impl::require_apart(where, "workspace.diag", workspace.diag, "workspace.upper", workspace.upper);
-    tridiag::impl::require_apart(where, "workspace.diag", workspace.diag, "workspace.upper2", workspace.upper2);
-    tridiag::impl::require_apart(where, "workspace.upper", workspace.upper, "workspace.upper2", workspace.upper2);
-  }
-  workspace = impl::workspace_for(where, matrix, workspace);
+  workspace = tridiag::impl::checked_workspace(where, "tridiag::pivoting::workspace", matrix, rhs, x, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
