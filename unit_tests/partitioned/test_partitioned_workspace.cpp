@@ -55,7 +55,9 @@ TYPED_TEST(PartitionedWorkspace, GivesTheSameBitsAndAllocatesNothing) {
   using S = typename TypeParam::scalar;
   using M = typename TypeParam::memory;
   typename TypeParam::exec exec;
-  for (const auto& [name, opts] : workspace_variants()) {
+  for (const auto& variant : workspace_variants()) {
+    const std::string& name = variant.first;  // (no structured bindings: lambdas capture them only from C++20)
+    const partitioned::Options& opts = variant.second;
     for (index_type n : {40, 1000, 5003}) {
       const auto h = make_host_batch<S>(3, n, MatrixKind::diagonally_dominant, test_seed() + n);
       const auto label = name + ", n = " + std::to_string(n);
@@ -110,7 +112,9 @@ TYPED_TEST(PartitionedWorkspace, TooSmallOrOverlappingIsRejectedBeforeWriting) {
   const index_type systems = 3, n = 1000;
   const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
   const index_type span = L(systems, n).required_span();
-  for (const auto& [name, opts] : workspace_variants()) {
+  for (const auto& variant : workspace_variants()) {
+    const std::string& name = variant.first;  // (no structured bindings: lambdas capture them only from C++20)
+    const partitioned::Options& opts = variant.second;
     const auto probe = upload_system<TypeParam>(h);
     const std::size_t bytes = partitioned::workspace_bytes(exec, probe.matrix, probe.rhs, opts);
     if (bytes == 0) continue;  // the automatic plan on a GPU: register chunks, nothing to reject
@@ -150,9 +154,9 @@ TYPED_TEST(PartitionedWorkspace, EmptyBatchesNeedNone) {
   typename TypeParam::exec exec;
   for (auto [systems, n] : {std::pair<index_type, index_type>{0, 1000}, {3, 0}}) {
     auto sys = allocate_system<L, S, M>("e", systems, n);
-    for (const auto& [name, opts] : workspace_variants())
-      EXPECT_EQ(partitioned::workspace_bytes(exec, sys.matrix, sys.rhs, opts), 0u)
-          << name << ", " << systems << " x " << n;
+    for (const auto& variant : workspace_variants())
+      EXPECT_EQ(partitioned::workspace_bytes(exec, sys.matrix, sys.rhs, variant.second), 0u)
+          << variant.first << ", " << systems << " x " << n;
   }
 }
 
