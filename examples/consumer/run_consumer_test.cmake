@@ -1,12 +1,7 @@
 # CTest script: install the tridiag build tree into WORK_DIR/prefix, configure and build
 # examples/consumer against it with find_package(tridiag), run it (unless built for CUDA and no
 # GPU is present, in which case configure + build is the whole test).
-file(REMOVE_RECURSE "${WORK_DIR}")
-execute_process(COMMAND ${CMAKE_COMMAND} --install "${TRIDIAG_BUILD_DIR}" --prefix "${WORK_DIR}/prefix"
-  RESULT_VARIABLE rc OUTPUT_QUIET)
-if(rc)
-  message(FATAL_ERROR "install of tridiag failed (${rc})")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/install_tridiag.cmake")
 # Only the tridiag prefix, as the README tells a user: the installed config finds the Kokkos and
 # Kokkos Kernels tridiag was built with by itself.
 execute_process(COMMAND ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR}/build"

@@ -5,12 +5,7 @@
 #      naming both (before the check it configured, built and linked a host tridiag against it).
 # The other Kokkos are stand-ins (a KokkosConfig.cmake and its version file), so that a machine
 # with one Kokkos install runs the test.
-file(REMOVE_RECURSE "${WORK_DIR}")
-execute_process(COMMAND ${CMAKE_COMMAND} --install "${TRIDIAG_BUILD_DIR}" --prefix "${WORK_DIR}/prefix"
-  RESULT_VARIABLE rc OUTPUT_QUIET)
-if(rc)
-  message(FATAL_ERROR "install of tridiag failed (${rc})")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/install_tridiag.cmake")
 
 # stand_in_kokkos(<name> <version> <devices>): WORK_DIR/<name>/lib/cmake/Kokkos
 function(stand_in_kokkos name version devices)
