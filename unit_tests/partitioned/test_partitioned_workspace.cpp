@@ -5,6 +5,7 @@
 #include <cstring>
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 
+#include "allocation_counter.hpp"
 #include "thomas/thomas_checks.hpp"
 
 namespace tridiag::test {
@@ -14,24 +15,6 @@ template <class C>
 class PartitionedWorkspace : public KokkosTest {};
 using Configs = to_gtest<product<RealScalars, list<layouts::Flat, layouts::BlockInterleaved<32>>, ExecSpaces>::type>::type;
 TYPED_TEST_SUITE(PartitionedWorkspace, Configs, ConfigNames);
-
-/// Counts the Kokkos allocations made while it lives (through the Kokkos Tools allocation hook,
-/// which a test process has to itself).
-class AllocationCounter {
- public:
-  AllocationCounter() {
-    count_ = 0;
-    Kokkos::Tools::Experimental::set_allocate_data_callback(&AllocationCounter::on_allocate);
-  }
-  ~AllocationCounter() { Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr); }
-  AllocationCounter(const AllocationCounter&) = delete;
-  AllocationCounter& operator=(const AllocationCounter&) = delete;
-  int count() const { return count_; }
-
- private:
-  static void on_allocate(Kokkos::Profiling::SpaceHandle, const char*, const void*, uint64_t) { ++count_; }
-  static inline int count_ = 0;
-};
 
 /// The three kinds of solve that need a workspace: split across the device (recursively, in
 /// chunks of 8 rows, down to a team solve), split in chunks of 3 rows (more levels), and the team
@@ -66,8 +49,7 @@ TYPED_TEST(PartitionedWorkspace, GivesTheSameBitsAndAllocatesNothing) {
       {
         reference = solve_poisoned<TypeParam>(h, [&](const auto& e, const auto& matrix, const auto& rhs, const auto& x,
                                                      const auto& status) {
-          // The second of two solves: on host spaces the first team launches grow Kokkos' own
-          // team scratch pool, which is an allocation too.
+          // The second of two solves (allocation_counter.hpp).
           partitioned::solve(e, matrix, rhs, x, status, opts);
           e.fence();
           const AllocationCounter inner;

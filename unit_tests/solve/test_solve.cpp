@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "allocation_counter.hpp"
 #include "thomas/thomas_checks.hpp"
 
 namespace tridiag::test {
@@ -117,6 +118,54 @@ TYPED_TEST(UnifiedSolve, OutputsThatOverlapTheInputsAreRejected) {
     Kokkos::deep_copy(in_place.storage(), sys.rhs.storage());
     tridiag::solve(exec, m, in_place, in_place, {}, options);
     expect_matches_oracle(h, download(in_place), std::string(name(algorithm)) + ", in place");
+  }
+}
+
+// A time loop passes one SolveWorkspace to every call: each call gives the bits of a call without
+// one, and a repeated call of the same shape allocates nothing (the first may, and a new shape
+// does). The partitioned solver split across the device needs a buffer on every backend, the
+// pivoting solver its band, Thomas its c' on GPUs.
+TYPED_TEST(UnifiedSolve, WorkspaceKeepsRepeatedCallsFromAllocating) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  typename TypeParam::exec exec;
+  SolveWorkspace<S, L, M> workspace;  // one for every algorithm and shape below, as in a time loop
+  for (Algorithm algorithm : {Algorithm::automatic, Algorithm::thomas, Algorithm::partitioned, Algorithm::cr,
+                              Algorithm::pivoting}) {
+    for (index_type n : {100, 37}) {
+      const auto h = make_host_batch<S>(23, n, MatrixKind::diagonally_dominant, test_seed() + n);
+      const auto sys = upload_system<TypeParam>(h);
+      SolveOptions options;
+      options.algorithm = algorithm;
+      options.partitioned.split = partitioned::Options::Split::always;  // needs a buffer everywhere
+      options.partitioned.split_chunk_rows = 4;
+      auto solve_once = [&](bool with_workspace, int* allocations) {
+        BatchVector<S, L, M> x("x", h.systems, n);
+        fill_storage(x, nan_of<S>());
+        StatusView<M> status("status", h.systems);
+        {
+          const AllocationCounter counter;
+          if (with_workspace)
+            tridiag::solve(exec, sys.matrix, sys.rhs, x, status, options, workspace);
+          else
+            tridiag::solve(exec, sys.matrix, sys.rhs, x, status, options);
+          exec.fence();
+          if (allocations != nullptr) *allocations = counter.count();
+        }
+        EXPECT_NO_THROW(check(status)) << name(algorithm);
+        return download(x);
+      };
+      const std::string label = std::string(name(algorithm)) + ", n = " + std::to_string(n);
+      const auto reference = solve_once(false, nullptr);
+      expect_matches_oracle(h, reference, label);
+      for (int call = 0; call < 3; ++call) {
+        int allocations = 0;
+        const auto x = solve_once(true, &allocations);
+        EXPECT_EQ(std::memcmp(x.data(), reference.data(), x.size() * sizeof(S)), 0) << label << ", call " << call;
+        if (call > 0) EXPECT_EQ(allocations, 0) << label << ", call " << call << " of one shape allocated";
+      }
+    }
   }
 }
 
