@@ -145,14 +145,14 @@ struct SplitChunkKernel {
   }
 };
 
-/// Fills flags with INT_MAX (before step 1 of a level, which runs before its step 3).
-template <class Flags>
+/// Fills every level's flags with INT_MAX, one launch for all levels (before step 1 of the first):
+/// level l's ints are [status: nsys][flags: 3 nsys] from ints + 4 nsys l (SplitLevels).
 struct ClearFlagsKernel {
-  Flags flags;
-  KOKKOS_INLINE_FUNCTION void operator()(index_type s) const {
-    flags(s, 0) = INT_MAX;
-    flags(s, 1) = INT_MAX;
-    flags(s, 2) = INT_MAX;
+  int* ints;
+  index_type nsys;
+  KOKKOS_INLINE_FUNCTION void operator()(index_type k) const {
+    const index_type level = k / (3 * nsys);
+    ints[4 * nsys * level + nsys + (k - 3 * nsys * level)] = INT_MAX;
   }
 };
 
@@ -216,6 +216,7 @@ struct SplitLevels {
     Flags flags;
   };
   std::vector<Level> levels;
+  int* ints = nullptr;  ///< every level's status and flags: 4 nsys ints per level, in level order
 
   /// Levels for `nsys` systems of n rows, cut while split(rows of the level's batch) says so.
   template <class SplitAgain>
@@ -227,15 +228,18 @@ struct SplitLevels {
     for (const auto& cut : cuts) reduced_rows += 2 * cut.chunks;
     require(nsys <= std::numeric_limits<index_type>::max() / 8 / (reduced_rows > 0 ? reduced_rows : 1),
             "partitioned::solve", nsys, " systems of ", n, " rows overflow the index type");
+    // The status and flags of every level in one block, so that one launch clears all flags.
+    ints = carve.take<int>(4 * static_cast<std::size_t>(nsys) * cuts.size());
+    int* level_ints = ints;
     for (const auto& cut : cuts) {
       const layouts::Flat map(nsys, 2 * cut.chunks);
       const auto span = static_cast<std::size_t>(map.required_span());
       auto matrix = [&] { return Reduced(typename Reduced::storage_type(carve.take<Matrix>(span), span), map); };
       auto values = [&] { return ReducedRhs(typename ReducedRhs::storage_type(carve.take<Value>(span), span), map); };
       Level level{cut, matrix(), matrix(), matrix(), values(), values(), {}, {}};
-      int* const ints = carve.take<int>(4 * static_cast<std::size_t>(nsys));
-      level.status = StatusView<MemorySpace>(ints, nsys);
-      level.flags = Flags(ints + nsys, nsys);
+      level.status = StatusView<MemorySpace>(level_ints, nsys);
+      level.flags = Flags(level_ints + nsys, nsys);
+      level_ints += 4 * nsys;
       levels.push_back(level);
     }
   }
@@ -243,16 +247,14 @@ struct SplitLevels {
   index_type last_rows() const { return 2 * levels.back().cut.chunks; }
 };
 
-/// Step 1 on one level: a, b, c, d (the batch the level cuts) into the level's reduced batch.
+/// Step 1 on one level: a, b, c, d (the batch the level cuts) into the level's reduced batch; the
+/// level's flags must hold INT_MAX (split_solve_with clears every level's first).
 template <int M, class ExecSpace, class Level, class A, class B, class C, class D, class X>
 void split_reduce(const ExecSpace& exec, const Level& level, index_type nsys, const A& a, const B& b, const C& c,
                   const D& d, const X& x) {
   using Matrix = typename A::value_type;
   using Value = typename X::value_type;
   using Flags = decltype(level.flags);
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>;
-  Kokkos::parallel_for("tridiag::partitioned::split_clear", compat::light_weight(Range(exec, 0, nsys)),
-                       ClearFlagsKernel<Flags>{level.flags});
   using Kernel = SplitChunkKernel<ExecSpace, Matrix, Value, M, false, A, B, C, D, X, decltype(level.ra),
                                   decltype(level.rd), Flags>;
   launch_split_step<ExecSpace, Kernel, M>(exec,
@@ -299,6 +301,10 @@ void split_solve_with(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar
   const SplitLevels<Matrix, Value, MemorySpace> pool(nsys, matrix.rows(), chunk_rows, split_again, carve);
   const auto& levels = pool.levels;
   const std::size_t L = levels.size();
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>;
+  Kokkos::parallel_for("tridiag::partitioned::split_clear",
+                       compat::light_weight(Range(exec, 0, 3 * nsys * static_cast<index_type>(L))),
+                       ClearFlagsKernel{pool.ints, nsys});
   split_reduce<M>(exec, levels[0], nsys, matrix.lower, matrix.diag, matrix.upper, rhs, x);
   for (std::size_t l = 1; l < L; ++l) {
     const auto& up = levels[l - 1];

@@ -5,8 +5,8 @@
 //             before the workspace, three);
 //   alloc     a workspace of partitioned::workspace_bytes alone, allocated and freed;
 //   pooled    partitioned::solve given that workspace, allocated once outside the timing;
-//   steps     per-step fenced times of one pooled call (clear+reduce per level, the last level's
-//             team solve, finish+fail per level), to see which step carries the time;
+//   steps     per-step fenced times of one pooled call (reduce per level, the first with the one
+//             clear of every level's flags, the last level's team solve, finish+fail per level), to see which step carries the time;
 //   host      host-side cost per call of the plan, of team_size_max, of one enqueued step and of
 //             one tiny launch (100 calls, no fence).
 // The runs of docs/results/h100_split_latency_*.txt were of this driver before the workspace
@@ -95,7 +95,13 @@ void run(index_type nsys, index_type n) {
         step.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
       }
     };
-    mark([&] { partitioned::impl::split_reduce<M>(exec, L[0], nsys, A.lower, A.diag, A.upper, d, x); });
+    mark([&] {
+      Kokkos::parallel_for("clear",
+                           compat::light_weight(Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(
+                               exec, 0, 3 * nsys * static_cast<index_type>(L.size()))),
+                           partitioned::impl::ClearFlagsKernel{pool.ints, nsys});
+      partitioned::impl::split_reduce<M>(exec, L[0], nsys, A.lower, A.diag, A.upper, d, x);
+    });
     for (std::size_t l = 1; l < L.size(); ++l)
       mark([&] {
         partitioned::impl::split_reduce<M>(exec, L[l], nsys, L[l - 1].ra, L[l - 1].rb, L[l - 1].rc, L[l - 1].rd,
@@ -146,7 +152,7 @@ void run(index_type nsys, index_type n) {
   const double h_step = per_call_us([&] { partitioned::impl::split_reduce<M>(exec, L[0], nsys, A.lower, A.diag, A.upper, d, x); });
   const double h_clear = per_call_us([&] {
     Kokkos::parallel_for("clear", compat::light_weight(Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_type>>(exec, 0, nsys)),
-                         partitioned::impl::ClearFlagsKernel<decltype(L[0].flags)>{L[0].flags});
+                         partitioned::impl::ClearFlagsKernel{pool.ints, nsys});
   });
   std::printf("  host per call: plan %.2f us, team_size_max %.2f us, split_reduce step %.2f us, clear launch %.2f us\n",
               h_plan, h_max, h_step, h_clear);
