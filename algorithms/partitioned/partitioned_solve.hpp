@@ -347,23 +347,34 @@ inline void check_options(const char* where, const Options& opts) {
           opts.split_chunk_rows, "): shorter chunks would not shorten the interface system, longer ones do not fit in registers");
 }
 
-/// Bytes of workspace a solve of `nsys` x `n` (matrix scalars Matrix, right-hand side scalars
-/// Value, layout Layout) needs: the reduced batches of every split level and what the last level's
-/// solve needs, or the team kernel's two chunk-coefficient vectors when they are not in registers,
-/// or nothing. Counted by the same carving the solve does.
+/// Whether plan() cuts a reduced batch of `rows` rows again: the reduced batches of a split solve
+/// keep the caller's systems, options and scalars. The one rule for sizing the workspace and for
+/// the solve itself, so that both see the same levels.
+template <class ExecSpace, class Matrix, class Value>
+struct SplitAgainRule {
+  const ExecSpace& exec;
+  index_type nsys;
+  const Options& opts;
+  bool operator()(index_type rows) const { return plan(exec, nsys, rows, opts, sizeof(Matrix), sizeof(Value)).split; }
+};
+
+/// Bytes of workspace a solve of `nsys` x `n` with plan `p` (matrix scalars Matrix, right-hand
+/// side scalars Value, layout Layout) needs: the reduced batches of every split level and what the
+/// last level's solve needs, or the team kernel's two chunk-coefficient vectors when they are not
+/// in registers, or nothing. Counted by the same carving the solve does (a counting pass: without
+/// a caller's workspace the solve must know the size before it can allocate and carve).
 template <class Matrix, class Value, class Layout, class ExecSpace>
-std::size_t solve_workspace_bytes(const ExecSpace& exec, index_type nsys, index_type n, const Options& opts) {
+std::size_t solve_workspace_bytes(const ExecSpace& exec, index_type nsys, index_type n, const Options& opts,
+                                  const Plan& p) {
   if (nsys == 0 || n == 0) return 0;
-  const Plan p = plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value));
   WorkspaceCarver count;
   if (p.split) {
-    const auto split_again = [&](index_type rows) {
-      return plan(exec, nsys, rows, opts, sizeof(Matrix), sizeof(Value)).split;
-    };
-    const SplitLevels<Matrix, Value, typename ExecSpace::memory_space> levels(nsys, n, opts.split_chunk_rows,
-                                                                             split_again, count);
+    const SplitLevels<Matrix, Value, typename ExecSpace::memory_space> levels(
+        nsys, n, opts.split_chunk_rows, SplitAgainRule<ExecSpace, Matrix, Value>{exec, nsys, opts}, count);
+    const index_type last_rows = levels.last_rows();
     return count.bytes_needed() +
-           solve_workspace_bytes<Matrix, Value, layouts::Flat>(exec, nsys, levels.last_rows(), opts);
+           solve_workspace_bytes<Matrix, Value, layouts::Flat>(
+               exec, nsys, last_rows, opts, plan(exec, nsys, last_rows, opts, sizeof(Matrix), sizeof(Value)));
   }
   if (p.register_rows == 0) {
     const auto span = static_cast<std::size_t>(Layout(nsys, n).required_span());
@@ -400,8 +411,12 @@ std::size_t workspace_bytes(const ExecSpace& exec, const TridiagonalBatch<Matrix
                             const BatchVector<RhsScalar, Layout, MemorySpace>& rhs, const Options& opts = {}) {
   (void)rhs;
   impl::check_options("partitioned::workspace_bytes", opts);
-  return impl::solve_workspace_bytes<std::remove_const_t<MatrixScalar>, std::remove_const_t<RhsScalar>, Layout>(
-      exec, matrix.systems(), matrix.rows(), opts);
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  using Value = std::remove_const_t<RhsScalar>;
+  const index_type nsys = matrix.systems(), n = matrix.rows();
+  if (nsys == 0 || n == 0) return 0;
+  return impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts,
+                                                            plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value)));
 }
 
 /// Solves A x = rhs for every system of the batch with the partitioned algorithm. x may be rhs
@@ -424,17 +439,16 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const index_type nsys = matrix.systems(), n = matrix.rows();
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
-  const auto work = impl::workspace_for(where, workspace, impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts),
-                                        matrix, rhs, x, status);
+  const bool empty = nsys == 0 || n == 0;
+  const Plan p = empty ? Plan{} : plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value));
+  const auto work = impl::workspace_for(
+      where, workspace, empty ? 0 : impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts, p), matrix,
+      rhs, x, status);
   if (n == 0 && nsys > 0 && status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);  // as every solver
-  if (nsys == 0 || n == 0) return;
-  const Plan p = plan(exec, nsys, n, opts, sizeof(MatrixScalar), sizeof(RhsScalar));
+  if (empty) return;
   if (p.split) {
-    // The reduced batches have the same scalars; they are cut again while the plan says so.
-    const auto split_again = [&](index_type rows) {
-      return plan(exec, nsys, rows, opts, sizeof(MatrixScalar), sizeof(RhsScalar)).split;
-    };
-    impl::split_solve(exec, matrix, rhs, x, status, opts.split_chunk_rows, split_again,
+    impl::split_solve(exec, matrix, rhs, x, status, opts.split_chunk_rows,
+                      impl::SplitAgainRule<ExecSpace, Matrix, Value>{exec, nsys, opts},
                       [&](const auto& reduced, const auto& reduced_rhs, const auto& reduced_x, const auto& reduced_status,
                           const auto& rest) { solve(exec, reduced, reduced_rhs, reduced_x, reduced_status, opts, rest); },
                       work);

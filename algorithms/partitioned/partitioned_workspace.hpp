@@ -70,11 +70,6 @@ class WorkspaceCarver {
 
   /// Counting: the bytes a buffer needs for the pieces taken so far, at its worst alignment.
   std::size_t bytes_needed() const { return next_ == 0 ? 0 : static_cast<std::size_t>(next_) + alignment - 1; }
-  /// Carving: the bytes of the buffer after the pieces taken so far.
-  std::size_t bytes_left() const {
-    const std::uintptr_t end = base_ + size_;
-    return next_ < end ? static_cast<std::size_t>(end - next_) : 0;
-  }
   /// Carving: where the pieces taken so far end (the start of the rest of the buffer).
   std::size_t offset() const { return next_ > base_ + size_ ? size_ : static_cast<std::size_t>(next_ - base_); }
 
