@@ -43,18 +43,19 @@ start=$(date +%s)
 source "$repo/scripts/build_dirs.sh"
 build=$(tridiag_build_dir "$repo" "$backend" "$arch")
 prefix=$(tridiag_kokkos_prefix "$repo" "$backend" "$arch")
+install_prefix=$(tridiag_install_prefix "$repo" "$backend" "$arch")
 cxx_opts=()
 [ "$backend" = cuda ] && cxx_opts=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper")
 echo "[tridiag] configuring and building tridiag ($backend) in $build"
 # TRIDIAG_REQUIRE_NEURON: python3-neuron was installed above, so a NEURON comparison that cannot
 # run (no interpreter at configure, no NEURON or morphology in the tests) fails instead of skipping.
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
-  -DKokkosKernels_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$repo/.deps/tridiag-$backend" -DTRIDIAG_REQUIRE_NEURON=ON \
+  -DKokkosKernels_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$install_prefix" -DTRIDIAG_REQUIRE_NEURON=ON \
   "${cxx_opts[@]}" > "$build.configure.log" 2>&1 \
   || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" --parallel "$jobs"
 cmake --install "$build" > /dev/null
-echo "[tridiag] built and installed to .deps/tridiag-$backend in $(( $(date +%s) - start )) s"
+echo "[tridiag] built and installed to ${install_prefix#"$repo/"} in $(( $(date +%s) - start )) s"
 
 if ((demo)); then
   if [ "$backend" = cuda ] && ! nvidia-smi -L > /dev/null 2>&1; then
