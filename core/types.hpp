@@ -30,6 +30,17 @@ struct real_type<std::complex<Real>> {
 template <class Scalar>
 using real_type_t = typename real_type<Scalar>::type;
 
+/// float or double: the matrix scalars of the solvers documented for real matrices (cyclic,
+/// periodic, pivoting).
+template <class Scalar>
+inline constexpr bool is_real_scalar_v = std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>;
+
+/// The right-hand side scalars those solvers take with a matrix of scalar Matrix: Matrix itself,
+/// or Kokkos::complex<Matrix> (a real matrix with a complex right-hand side).
+template <class Value, class Matrix>
+inline constexpr bool is_rhs_scalar_of_v =
+    std::is_same_v<Value, Matrix> || std::is_same_v<Value, Kokkos::complex<Matrix>>;
+
 /// Machine constants of a real type, usable in device code (plain constants, no numeric_limits).
 template <class Real>
 struct real_constants;

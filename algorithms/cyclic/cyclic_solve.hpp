@@ -30,6 +30,7 @@
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/core/types.hpp>
 
 namespace tridiag::cyclic {
 
@@ -145,9 +146,8 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
                 "cyclic::solve: the batch's memory space is not accessible from ExecSpace");
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
-  static_assert(std::is_same_v<Matrix, float> || std::is_same_v<Matrix, double>,
-                "cyclic::solve: the matrix scalar must be float or double");
-  static_assert(std::is_same_v<Value, Matrix> || std::is_same_v<Value, Kokkos::complex<Matrix>>,
+  static_assert(is_real_scalar_v<Matrix>, "cyclic::solve: the matrix scalar must be float or double");
+  static_assert(is_rhs_scalar_of_v<Value, Matrix>,
                 "cyclic::solve: the right-hand side must be the matrix scalar or Kokkos::complex of it");
   constexpr const char* where = "cyclic::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);

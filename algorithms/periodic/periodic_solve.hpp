@@ -23,6 +23,7 @@
 #include <tridiag/core/errors.hpp>
 #include <tridiag/core/status.hpp>
 #include <tridiag/core/tridiagonal_batch.hpp>
+#include <tridiag/core/types.hpp>
 #include <tridiag/core/vector_workspace.hpp>
 
 namespace tridiag::periodic {
@@ -102,6 +103,10 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
            Workspace<MatrixScalar, Layout, MemorySpace> workspace = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "periodic::solve: the batch's memory space is not accessible from ExecSpace");
+  static_assert(is_real_scalar_v<std::remove_const_t<MatrixScalar>>,
+                "periodic::solve: the matrix scalar must be float or double");
+  static_assert(is_rhs_scalar_of_v<std::remove_const_t<RhsScalar>, std::remove_const_t<MatrixScalar>>,
+                "periodic::solve: the right-hand side must be the matrix scalar or Kokkos::complex of it");
   constexpr const char* where = "periodic::solve";
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   workspace = tridiag::impl::checked_workspace(where, "tridiag::periodic::workspace", matrix, rhs, x, workspace);
