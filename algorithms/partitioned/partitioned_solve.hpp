@@ -23,6 +23,7 @@
 #include <Kokkos_Core.hpp>
 #include <climits>
 #include <string>
+#include <utility>
 #include <tridiag/algorithms/partitioned/partitioned_kernel.hpp>
 #include <tridiag/algorithms/partitioned/partitioned_workspace.hpp>
 #include <tridiag/algorithms/partitioned/split_solve.hpp>
@@ -385,14 +386,14 @@ std::size_t solve_workspace_bytes(const ExecSpace& exec, index_type nsys, index_
 }
 
 /// The caller's workspace after its checks, or one allocated for this solve (empty when the solve
-/// needs none).
+/// needs none). `sized_by`: the function that tells the caller the size, for the message.
 template <class MemorySpace, class Matrix, class Rhs, class X>
-Workspace<MemorySpace> workspace_for(const char* where, const Workspace<MemorySpace>& given, std::size_t needed,
-                                     const Matrix& matrix, const Rhs& rhs, const X& x,
+Workspace<MemorySpace> workspace_for(const char* where, const char* sized_by, const Workspace<MemorySpace>& given,
+                                     std::size_t needed, const Matrix& matrix, const Rhs& rhs, const X& x,
                                      const StatusView<MemorySpace>& status) {
   if (given.allocated()) {
-    require(given.bytes() >= needed, where, "workspace of ", given.bytes(), " bytes, this solve needs ", needed,
-            " (partitioned::workspace_bytes)");
+    require(given.bytes() >= needed, where, "workspace of ", given.bytes(), " bytes, this solve needs ", needed, " (",
+            sized_by, ")");
     tridiag::impl::check_workspace_apart(where, "workspace", given.storage(), matrix, rhs, x);
     tridiag::impl::require_apart(where, "workspace", given.storage(), "status", status);
     return given;
@@ -442,8 +443,8 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const bool empty = nsys == 0 || n == 0;
   const Plan p = empty ? Plan{} : plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value));
   const auto work = impl::workspace_for(
-      where, workspace, empty ? 0 : impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts, p), matrix,
-      rhs, x, status);
+      where, "partitioned::workspace_bytes", workspace,
+      empty ? 0 : impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts, p), matrix, rhs, x, status);
   if (n == 0 && nsys > 0 && status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);  // as every solver
   if (empty) return;
   if (p.split) {
@@ -465,6 +466,49 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
       });
 }
 
+namespace impl {
+
+/// solve_ragged's plan: the launch sized for the longest system of the batch, never split across
+/// the device. {longest, plan}; {0, Plan{}} for a batch with no rows.
+template <class ExecSpace, class MatrixScalar, class MemorySpace>
+std::pair<index_type, Plan> ragged_plan(const ExecSpace& exec,
+                                        const layouts::RaggedVector<MatrixScalar, MemorySpace>& diag,
+                                        const Options& opts, std::size_t value_bytes) {
+  const index_type longest = diag.systems() == 0 ? 0 : layouts::impl::longest_system(exec, diag);
+  if (longest == 0) return {0, Plan{}};
+  Options no_split = opts;
+  no_split.split = Options::Split::never;
+  return {longest, plan(exec, diag.systems(), longest, no_split, sizeof(MatrixScalar), value_bytes)};
+}
+
+/// Bytes of workspace solve_ragged needs with plan p for `total` rows: the team kernel's two
+/// chunk-coefficient vectors when they are not in registers (host spaces), else none.
+template <class Matrix>
+std::size_t ragged_workspace_bytes(const Plan& p, index_type total) {
+  if (p.register_rows != 0 || total == 0) return 0;
+  WorkspaceCarver count;
+  count.take<Matrix>(static_cast<std::size_t>(total));  // alpha
+  count.take<Matrix>(static_cast<std::size_t>(total));  // gamma
+  return count.bytes_needed();
+}
+
+}  // namespace impl
+
+/// Bytes of workspace partitioned::solve_ragged needs for this variable batch with these options
+/// (0: none; GPUs solve variable batches with register chunks and need none). Pass a
+/// partitioned::Workspace of at least this size to solve_ragged() to keep it from allocating per
+/// call. Reads the longest system's size from the offsets (a reduction, as solve_ragged does).
+template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
+std::size_t ragged_workspace_bytes(const ExecSpace& exec, const layouts::RaggedVector<MatrixScalar, MemorySpace>& diag,
+                                   const layouts::RaggedVector<RhsScalar, MemorySpace>& rhs, const Options& opts = {}) {
+  constexpr const char* where = "partitioned::ragged_workspace_bytes";
+  layouts::require_same_offsets(where, diag, std::pair{"rhs", rhs});
+  impl::check_options(where, opts);
+  const auto planned = impl::ragged_plan(exec, diag, opts, sizeof(RhsScalar));
+  if (planned.first == 0) return 0;
+  return impl::ragged_workspace_bytes<std::remove_const_t<MatrixScalar>>(planned.second, diag.required_span());
+}
+
 /// Solves a variable batch in offset-indexed storage (layouts::RaggedVector: system s in rows
 /// [offsets(s), offsets(s + 1)), no padding) with the partitioned algorithm: the launch is sized
 /// for the longest system (plan() with its n) and every system is cut into as many chunks as its
@@ -475,14 +519,18 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
 /// scalar past rhs gave wrong results with status 0; an x on a diagonal overwrites the matrix this
 /// solve only reads). Systems of up to 16 x 256 rows (the register
 /// chunks of a team; no split across the device) on GPUs; any size on host spaces. Status codes
-/// per system as for solve().
+/// per system as for solve(). `workspace` (optional, at least ragged_workspace_bytes(exec, diag,
+/// rhs, opts) bytes, apart from the matrix, rhs, x and status) keeps a host solve from allocating
+/// its chunk coefficients per call; a smaller one is rejected (tridiag::invalid_argument) before
+/// anything is written.
 template <class ExecSpace, class MatrixScalar, class RhsScalar, class MemorySpace>
 void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScalar, MemorySpace>& lower,
                   const layouts::RaggedVector<MatrixScalar, MemorySpace>& diag,
                   const layouts::RaggedVector<MatrixScalar, MemorySpace>& upper,
                   const layouts::RaggedVector<RhsScalar, MemorySpace>& rhs,
                   const layouts::RaggedVector<std::remove_const_t<RhsScalar>, MemorySpace>& x,
-                  const StatusView<MemorySpace>& status = {}, const Options& opts = {}) {
+                  const StatusView<MemorySpace>& status = {}, const Options& opts = {},
+                  const Workspace<MemorySpace>& workspace = {}) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "partitioned::solve_ragged: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "partitioned::solve_ragged";
@@ -492,31 +540,32 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   layouts::impl::check_ragged_status(where, exec, status, diag);
   impl::check_options(where, opts);
   require(opts.split != Options::Split::always, where, "variable batches are not split across the device");
-  tridiag::impl::check_x_apart(
-      where, tridiag::impl::Diagonals<layouts::RaggedVector<MatrixScalar, MemorySpace>>{lower, diag, upper}, rhs, x);
+  const tridiag::impl::Diagonals<layouts::RaggedVector<MatrixScalar, MemorySpace>> matrix{lower, diag, upper};
+  tridiag::impl::check_x_apart(where, matrix, rhs, x);
+  using Matrix = std::remove_const_t<MatrixScalar>;
+  using Value = std::remove_const_t<RhsScalar>;
   const index_type nsys = diag.systems();
+  const index_type total = diag.required_span();  // offsets(nsys), read when diag was made
+  const auto planned = impl::ragged_plan(exec, diag, opts, sizeof(Value));
+  const index_type longest = planned.first;
+  const Plan& p = planned.second;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  require(longest == 0 || host || p.register_rows != 0, where, "the longest system has ", longest,
+          " rows; on this device a variable batch is solved by teams with chunks in registers (at most 16 x 256 rows)");
+  const auto work = impl::workspace_for(where, "partitioned::ragged_workspace_bytes", workspace,
+                                        longest == 0 ? 0 : impl::ragged_workspace_bytes<Matrix>(p, total), matrix, rhs,
+                                        x, status);
   if (nsys == 0) return;
-  const index_type longest = layouts::impl::longest_system(exec, diag);
   if (longest == 0) {
     if (status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);
     return;
   }
-  Options no_split = opts;
-  no_split.split = Options::Split::never;
-  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-  const Plan p = plan(exec, nsys, longest, no_split, sizeof(MatrixScalar), sizeof(RhsScalar));
-
-  require(host || p.register_rows != 0, where, "the longest system has ", longest,
-          " rows; on this device a variable batch is solved by teams with chunks in registers (at most 16 x 256 rows)");
-  using Matrix = std::remove_const_t<MatrixScalar>;
-  using Value = std::remove_const_t<RhsScalar>;
   using Work = layouts::RaggedVector<Matrix, MemorySpace>;
-  const index_type total = diag.required_span();  // offsets(nsys), read when diag was made
+  impl::WorkspaceCarver carve(work);
   impl::run_team_kernel<ExecSpace, Matrix, Value>(
       where, exec, nsys, impl::RaggedSystems<std::remove_cv_t<decltype(offsets)>>{offsets}, lower, diag, upper, rhs,
-      x, status, p, [&](const char* label) {
-        return Work(typename Work::storage_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), total),
-                    offsets);
+      x, status, p, [&](const char*) {
+        return Work(typename Work::storage_type(carve.take<Matrix>(static_cast<std::size_t>(total)), total), offsets);
       });
 }
 

@@ -1,9 +1,12 @@
 // partitioned::solve_ragged: variable batches in offset-indexed storage (no padding), against the
 // oracle system by system; empty and single-row systems mixed in; every split of the launch;
-// bitwise equal to partitioned::solve when all systems have one size; failures reported per system.
+// bitwise equal to partitioned::solve when all systems have one size; failures reported per system;
+// a workspace of ragged_workspace_bytes keeps the solve from allocating.
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +14,7 @@
 #include <tridiag/algorithms/partitioned/partitioned_solve.hpp>
 #include <tridiag/layouts/variable_batch.hpp>
 
+#include "allocation_counter.hpp"
 #include "partitioned/overflow_checks.hpp"
 #include "thomas/thomas_checks.hpp"
 #include "thomas/variable_checks.hpp"
@@ -264,6 +268,84 @@ TYPED_TEST(PartitionedRagged, OutputsThatOverlapTheInputsAreRejected) {
   // In place still solves.
   partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, batch.d);
   expect_variable_solution(h, sizes, download_ragged(batch.d, sizes, nmax), "in place");
+}
+
+// A workspace of ragged_workspace_bytes (host spaces: the chunk coefficients; GPUs: none): the
+// bits of a solve without one, no Kokkos allocation during the solve, reused across calls; one
+// byte short, or over x, it is rejected before anything is written.
+TYPED_TEST(PartitionedRagged, WorkspaceGivesTheSameBitsAndAllocatesNothing) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible;
+  const index_type systems = 60, nmax = 200;
+  const auto sizes = random_sizes(systems, 1, nmax, test_seed() + 7);
+  const auto h = make_host_batch<S>(systems, nmax, MatrixKind::diagonally_dominant, test_seed() + 7);
+  RaggedBatch<TypeParam> batch(h, sizes);
+  typename TypeParam::exec exec;
+  std::vector<partitioned::Options> variants(1);
+  const int threads = std::min(4, max_team_size<typename TypeParam::exec>());
+  if (host && threads > 1) {  // chunks of 50-100 rows in the workspace (GPUs take register chunks only)
+    variants.emplace_back();
+    variants.back().threads_per_system = threads;
+  }
+  for (const auto& opts : variants) {
+    const std::string what = "P " + std::to_string(opts.threads_per_system);
+    const auto reference = batch.solve(opts);
+    for (int code : batch.statuses()) ASSERT_EQ(code, 0) << what;
+    expect_variable_solution(h, sizes, reference, what);
+    int allocations_without = 0;
+    {  // the second solve without a workspace (allocation_counter.hpp); no download counted
+      const AllocationCounter without;
+      partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, batch.x, batch.status, opts);
+      exec.fence();
+      allocations_without = without.count();
+    }
+    const std::size_t bytes = partitioned::ragged_workspace_bytes(exec, batch.b, batch.d, opts);
+    EXPECT_EQ(bytes > 0, host) << what << ": " << bytes << " bytes";
+    EXPECT_EQ(allocations_without, bytes > 0 ? 1 : 0) << what << ": one buffer per call without a workspace";
+    // Any alignment: one byte off the allocation's start.
+    const partitioned::Workspace<M> buffer("buffer", bytes + 1);
+    const partitioned::Workspace<M> workspace(
+        Kokkos::subview(buffer.storage(), std::make_pair<std::size_t>(1, bytes + 1)));
+    for (int call = 0; call < 2; ++call) {
+      Kokkos::deep_copy(batch.x.storage(), std::numeric_limits<S>::quiet_NaN());
+      Kokkos::deep_copy(batch.status, -999);
+      {
+        const AllocationCounter counter;
+        partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, batch.x, batch.status, opts, workspace);
+        exec.fence();
+        EXPECT_EQ(counter.count(), 0) << what << ": the solve allocated with a workspace of " << bytes << " bytes";
+      }
+      for (int code : batch.statuses()) ASSERT_EQ(code, 0) << what;
+      const auto x = download_ragged(batch.x, sizes, nmax);
+      ASSERT_EQ(x.size(), reference.size());
+      EXPECT_EQ(std::memcmp(x.data(), reference.data(), x.size() * sizeof(S)), 0) << what << ", call " << call;
+    }
+    if (bytes == 0) continue;
+    Kokkos::deep_copy(batch.x.storage(), std::numeric_limits<S>::quiet_NaN());
+    Kokkos::deep_copy(batch.status, -999);
+    const partitioned::Workspace<M> small("small", bytes - 1);
+    expect_invalid_argument(
+        [&] {
+          partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, batch.x, batch.status, opts, small);
+        },
+        "(partitioned::ragged_workspace_bytes)");
+    for (S v : download_ragged(batch.x, sizes, nmax)) ASSERT_TRUE(v != v) << what << ": x written";
+    for (int code : batch.statuses()) ASSERT_EQ(code, -999) << what << ": status written";
+    // Large enough, but x lies in its first bytes.
+    using V = layouts::RaggedVector<S, M>;
+    const index_type total = batch.x.required_span();
+    const partitioned::Workspace<M> pool("pool", static_cast<std::size_t>(total) * sizeof(S) + bytes);
+    const V x_on_pool(typename V::storage_type(reinterpret_cast<S*>(pool.data()), total), batch.offsets);
+    Kokkos::deep_copy(x_on_pool.storage(), std::numeric_limits<S>::quiet_NaN());
+    expect_invalid_argument(
+        [&] {
+          partitioned::solve_ragged(exec, batch.a, batch.b, batch.c, batch.d, x_on_pool, batch.status, opts, pool);
+        },
+        "workspace shares storage with x");
+    for (S v : download_ragged(x_on_pool, sizes, nmax)) ASSERT_TRUE(v != v) << what << ": x written";
+    for (int code : batch.statuses()) ASSERT_EQ(code, -999) << what << ": status written";
+  }
 }
 
 template <class C>
