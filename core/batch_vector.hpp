@@ -263,9 +263,10 @@ struct CopyElements {
 };
 }  // namespace impl
 
-/// Copies src into dst: same layout type and shape, any two memory spaces. Fences. Vectors whose
-/// storage holds only their own elements (every layout but a packed UnifiedVector) must have the
-/// same mapping and are copied as one block; a packed UnifiedVector (width > 1: a component of a
+/// Copies src into dst: same layout type and shape, any two memory spaces, scalars converted as by
+/// assignment. Fences. Vectors whose storage holds only their own elements (every layout but a
+/// packed UnifiedVector) must have the same mapping and are copied as one block (through a copy of
+/// src in dst's memory space when the scalars and the spaces both differ); a packed UnifiedVector (width > 1: a component of a
 /// system from allocate_system) is copied element by element, so that the other components of its
 /// allocation are left alone (src's storage is first copied to dst's memory space when it lies
 /// elsewhere). Throws tridiag::invalid_argument when dst and src share storage without being the
@@ -286,8 +287,17 @@ void deep_copy(const BatchVector<DstScalar, Layout, DstMemory>& dst, const Batch
             dst.mapping().required_span(), " vs ", src.mapping().required_span(),
             "): use layouts::convert for different mappings");
     const auto n = src.mapping().required_span();
-    Kokkos::deep_copy(Kokkos::subview(dst.storage(), std::make_pair(index_type(0), n)),
-                      Kokkos::subview(src.storage(), std::make_pair(index_type(0), n)));
+    const auto to = Kokkos::subview(dst.storage(), std::make_pair(index_type(0), n));
+    const auto from = Kokkos::subview(src.storage(), std::make_pair(index_type(0), n));
+    if constexpr (!std::is_same_v<std::remove_const_t<DstScalar>, std::remove_const_t<SrcScalar>> &&
+                  !std::is_same_v<DstMemory, SrcMemory>) {
+      // Kokkos::deep_copy converts scalars only where one execution space reaches both Views:
+      // from host double to CUDA float it threw std::runtime_error ("no available copy
+      // mechanism"). The source crosses first as it is, then is converted in dst's space.
+      Kokkos::deep_copy(to, Kokkos::create_mirror_view_and_copy(DstMemory(), from));
+    } else {
+      Kokkos::deep_copy(to, from);
+    }
     return;
   }
   if constexpr (std::is_same_v<Layout, layouts::UnifiedVector>) {

@@ -2,8 +2,9 @@
 // TridiagonalBatch: the matrices of a batch of tridiagonal systems, one BatchVector per diagonal.
 // Row i of system s reads
 //     lower(s, i) * x(i-1) + diag(s, i) * x(i) + upper(s, i) * x(i+1) = rhs(s, i),
-// so lower(s, 0) and upper(s, n-1) lie outside the matrix: solvers never read them (LAPACK keeps
-// dl and du one shorter instead; storing n of each keeps every layout's rows aligned).
+// so lower(s, 0) and upper(s, n-1) lie outside the matrix: the solvers of tridiagonal systems
+// never read them (LAPACK keeps dl and du one shorter instead; storing n of each keeps every
+// layout's rows aligned). periodic::solve reads them as the corners A(0, n-1) and A(n-1, 0).
 
 #include <string>
 #include <utility>

@@ -368,8 +368,10 @@ void pad_matrix(const ExecSpace& exec, const TridiagonalBatch<Scalar, Layout, Me
 /// its own largest system, and the batch's time follows the mean size rather than the largest one
 /// (CP pads every system to the largest; NCP on unsorted data idles the lanes of short systems
 /// while the warp's longest one runs). Largest first also starts the long work early. Padding
-/// exists only inside a group (rows n_k .. group rows), is never read or written, and for sizes
-/// uniform in 256..512 costs about 1% against CP's 33%.
+/// exists only inside a group (rows n_k .. group rows, and the empty places of the last group,
+/// which is stored group_width systems wide), is never read or written, and for many systems of
+/// sizes uniform in 256..512 costs about 1% against CP's 33%. Few systems pay for the last
+/// group's width: one system of n rows takes group_width x n scalars.
 ///
 /// Built once on the host from the sizes (O(systems log systems)) and copied to MemorySpace; reuse
 /// it for every time step with the same sizes.

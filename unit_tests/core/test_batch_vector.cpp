@@ -148,6 +148,27 @@ TEST_F(BatchVectorTest, DeepCopyOfOverlappingVectorsThrowsInvalidArgument) {
   EXPECT_NO_THROW(deep_copy(first, first));  // itself: nothing to do
 }
 
+// deep_copy between scalar types across memory spaces (host double to device float and back):
+// Kokkos::deep_copy converts scalars only where one execution space reaches both Views, and threw
+// std::runtime_error for host double to CUDA float. A host build runs the same copies within the
+// host space.
+TEST_F(BatchVectorTest, DeepCopyConvertsScalarsAcrossMemorySpaces) {
+  using M = Kokkos::DefaultExecutionSpace::memory_space;
+  using L = layouts::BlockInterleaved<32>;
+  const index_type systems = 33, rows = 5;
+  BatchVector<double, L, Kokkos::HostSpace> host("host", systems, rows), back("back", systems, rows);
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < rows; ++i) {
+      host(s, i) = 0.5 + static_cast<double>(s * rows + i);  // exact in float
+      back(s, i) = std::numeric_limits<double>::quiet_NaN();
+    }
+  const BatchVector<float, L, M> device("device", systems, rows);
+  deep_copy(device, host);  // double -> float, host -> device
+  deep_copy(back, device);  // float -> double, device -> host
+  for (index_type s = 0; s < systems; ++s)
+    for (index_type i = 0; i < rows; ++i) ASSERT_EQ(back(s, i), host(s, i)) << "system " << s << " row " << i;
+}
+
 TEST_F(BatchVectorTest, MatrixDiagonalsMustAgree) {
   using V = BatchVector<float, layouts::Interleaved, Kokkos::HostSpace>;
   V a("a", 4, 5), b("b", 4, 5), c_wrong("c", 4, 6);
