@@ -1,3 +1,8 @@
+// Probe of tridiag::deep_copy between scalar types across memory spaces (a review, 2026-11-27),
+// run on the H100 at 8fb655a: output in docs/results/h100_deep_copy_probe_8fb655a.txt. Built with
+//   .deps/install-cuda-sm_90/bin/nvcc_wrapper -std=c++17 -O2 -arch=sm_90 -Ibuild-cuda-local-sm_90/include \
+//     -isystem .deps/install-cuda-sm_90/include --expt-extended-lambda -Xcompiler -fopenmp \
+//     docs/experiments/deep_copy_probe.cpp -L.deps/install-cuda-sm_90/lib -lkokkoscore -ldl
 #include <tridiag/core/tridiagonal_batch.hpp>
 #include <cstdio>
 using namespace tridiag;
