@@ -208,6 +208,10 @@ void factorize_constant(
   const index_type triples = static_cast<index_type>(coefficients.extent(0));
   require(factors.triples() == triples, where, "the factorization holds ", factors.triples(),
           " triples, the coefficients have ", triples);
+  // Rows come from inverse_pivot: an upper_factor of another shape (a public member assigned
+  // after construction) was written out of bounds.
+  require_same_shape(where, "factors.upper_factor", factors.upper_factor, "factors.inverse_pivot",
+                     factors.inverse_pivot);
   tridiag::impl::check_status(where, status, triples);
   tridiag::impl::check_status_rows(where, status, factors.rows());
   const bool keep_lower =
@@ -251,6 +255,12 @@ void solve(const ExecSpace& exec, const ConstantFactorization<MatrixScalar, Fact
   const index_type triples = factors.triples(), n = factors.rows();
   require(factors.lower.data() != nullptr || triples == 0, where,
           "the factorization has not been computed (call thomas::factorize_constant first)");
+  // The factors are public members: one assigned after factorize_constant with another shape was
+  // read through inverse_pivot's shape (out-of-bounds reads, no error).
+  require(triples == 0 || static_cast<index_type>(factors.lower.extent(0)) == triples, where, "factors.lower has ",
+          factors.lower.extent(0), " entries, the factorization holds ", triples, " triples");
+  require_same_shape(where, "factors.upper_factor", factors.upper_factor, "factors.inverse_pivot",
+                     factors.inverse_pivot);
   require(rhs.rows() == n, where, "rhs has ", rhs.rows(), " rows, the factorization ", n);
   impl::check_constant_arguments(where, triples, rhs, x, status);
   impl::check_apart_from_factors(where, "x", x, factors);

@@ -193,6 +193,12 @@ void solve(const ExecSpace& exec, const Factorization<MatrixScalar, Layout, Memo
   const index_type nsys = factors.systems(), n = factors.rows();
   require(factors.lower.storage().data() != nullptr || nsys == 0 || n == 0, where,
           "the factorization has not been computed (call thomas::factorize first)");
+  // The factors are public members: one assigned after factorize with another shape was read
+  // through inverse_pivot's shape (out-of-bounds reads, no error).
+  require_same_shape(where, "factors.upper_factor", factors.upper_factor, "factors.inverse_pivot",
+                     factors.inverse_pivot);
+  if (nsys > 0 && n > 0)
+    require_same_shape(where, "factors.lower", factors.lower, "factors.inverse_pivot", factors.inverse_pivot);
   require_same_shape(where, "rhs", rhs, "x", x);
   require(rhs.rows() == n, where, "rhs has ", rhs.rows(), " rows, the factorization ", n);
   require((nsys == 0 && rhs.systems() == 0) || (nsys > 0 && rhs.systems() % nsys == 0), where, "rhs has ",

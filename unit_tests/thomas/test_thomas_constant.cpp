@@ -293,6 +293,48 @@ TYPED_TEST(ThomasConstant, ShapeMismatchThrowsAndWritesNothing) {
   for (S v : download(x)) ASSERT_EQ(v, S(42));
 }
 
+// The factors are public members, their rows taken from inverse_pivot: an upper_factor of fewer
+// rows (assigned after construction) was written past its end by factorize_constant (12 of the 28
+// scalars after a 4-row upper_factor for 16 rows), and the factorized solve read a lower with too
+// few triples or a short upper_factor out of bounds. Every one is rejected before anything runs.
+TYPED_TEST(ThomasConstant, FactorsOfAnotherShapeAreRejected) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using V = BatchVector<S, L, M>;
+  typename TypeParam::exec exec;
+  const index_type triples = 2, systems = 4, n = 16;
+  const auto k = make_constant_case<S>(systems, n, triples, MatrixKind::diagonally_dominant, test_seed());
+  const auto coefficients = upload_coefficients<S, M>(k);
+  // upper_factor: the first 4-row span of a buffer whose other scalars must stay 42.
+  const index_type short_span = L(triples, 4).required_span();
+  const typename V::storage_type buffer("buffer", 2 * L(triples, n).required_span());
+  Kokkos::deep_copy(buffer, S(42));
+  thomas::ConstantFactorization<S, L, M> short_upper("f", triples, n);
+  short_upper.upper_factor = V(Kokkos::subview(buffer, std::make_pair(index_type(0), short_span)), L(triples, 4));
+  expect_invalid_argument([&] { thomas::factorize_constant(exec, coefficients, short_upper); },
+                          "factors.upper_factor is 2 systems x 4 rows, factors.inverse_pivot is 2 systems x 16 rows");
+  exec.fence();
+  const auto host_buffer = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), buffer);
+  for (index_type e = short_span; e < index_type(host_buffer.extent(0)); ++e)
+    ASSERT_EQ(host_buffer(e), S(42)) << "scalar " << e << " past upper_factor written";
+  // The factorized solve: factors of another shape assigned after factorize_constant.
+  BatchVector<S, L, M> rhs("rhs", systems, n), x("x", systems, n);
+  fill_storage(x, S(42));
+  thomas::ConstantFactorization<S, L, M> factors("f", triples, n);
+  thomas::factorize_constant(exec, coefficients, factors);
+  auto few_lower = factors;
+  few_lower.lower = Kokkos::View<S*, M>("few_lower", triples - 1);
+  expect_invalid_argument([&] { thomas::solve(exec, few_lower, rhs, x); },
+                          "factors.lower has 1 entries, the factorization holds 2 triples");
+  auto short_factor = factors;
+  short_factor.upper_factor = V("short_factor", triples, 4);
+  expect_invalid_argument([&] { thomas::solve(exec, short_factor, rhs, x); },
+                          "factors.upper_factor is 2 systems x 4 rows, factors.inverse_pivot is 2 systems x 16 rows");
+  exec.fence();
+  for (S v : download(x)) ASSERT_EQ(v, S(42));
+}
+
 // x may be rhs (in place: each row of rhs is read before that row of x is written); anything else
 // an output shares with what the solve reads is rejected before anything is written. Before the
 // check (1 and 3 triples, 6 systems): x or the workspace over the coefficients, a workspace that

@@ -141,6 +141,35 @@ TYPED_TEST(ThomasFactorization, WrongRightHandSideCountsAreRejected) {
   EXPECT_THROW(thomas::factorize(exec, matrix, wrong), tridiag::invalid_argument);
 }
 
+// The factors are public members: an upper_factor or a lower (the matrix's, kept by factorize) of
+// another shape assigned after factorize was read through inverse_pivot's shape by the solve
+// (out-of-bounds reads, status 0). Rejected before anything is written; thomas::factorize already
+// checked both factor vectors against the matrix.
+TYPED_TEST(ThomasFactorization, FactorsOfAnotherShapeAreRejectedBySolve) {
+  using S = typename TypeParam::scalar;
+  using L = typename TypeParam::layout;
+  using M = typename TypeParam::memory;
+  using V = BatchVector<S, L, M>;
+  typename TypeParam::exec exec;
+  const index_type systems = 3, n = 8;
+  const auto h = make_host_batch<S>(systems, n, MatrixKind::diagonally_dominant, test_seed());
+  auto [matrix, factors, status] = factorize_host_batch<TypeParam>(h);
+  (void)matrix;
+  (void)status;
+  V rhs("rhs", systems, n), x("x", systems, n);
+  fill_storage(x, S(42));
+  auto short_factor = factors;
+  short_factor.upper_factor = V("short_factor", systems, 2);
+  expect_invalid_argument([&] { thomas::solve(exec, short_factor, rhs, x); },
+                          "factors.upper_factor is 3 systems x 2 rows, factors.inverse_pivot is 3 systems x 8 rows");
+  auto few_lower = factors;
+  few_lower.lower = V("few_lower", 1, n);
+  expect_invalid_argument([&] { thomas::solve(exec, few_lower, rhs, x); },
+                          "factors.lower is 1 systems x 8 rows, factors.inverse_pivot is 3 systems x 8 rows");
+  exec.fence();
+  for (S v : download(x)) ASSERT_EQ(v, S(42));
+}
+
 // factorize only reads the matrix and the factorized solve only reads the factors: outputs that
 // share storage with them are rejected before anything is written; x may be rhs (in place: each
 // row of rhs is read before that row of x is written). Before the check: factors over the lower
