@@ -28,7 +28,8 @@ struct SolveOptions {
 /// Memory tridiag::solve keeps between calls, for time loops: each algorithm's workspace, made by
 /// the first call that needs it and again only when the batch's shape changes (or the partitioned
 /// solver needs a larger buffer), so that calls of one shape allocate nothing after the first.
-/// Thomas on host cores needs none (its c' lives in per-thread scratch); the cyclic family never
+/// Thomas on host cores needs none (its c' lives in per-thread scratch) unless its systems are too
+/// long for that scratch (over 64 MiB of c' each, 2^23 rows in double); the cyclic family never
 /// does. The solvers' checks apply: a workspace may share no storage with the solve's vectors.
 template <class Matrix, class Layout, class MemorySpace>
 struct SolveWorkspace {
@@ -56,10 +57,13 @@ Algorithm solve_with(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar,
   const Algorithm algorithm = options.algorithm == Algorithm::automatic
                                   ? automatic_algorithm<ExecSpace, Layout>(exec, systems, rows)
                                   : options.algorithm;
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   switch (algorithm) {
     case Algorithm::thomas:
-      if (workspace != nullptr && !host) {
+      // A workspace exactly where thomas::solve without one would allocate it: on GPUs (whatever
+      // the memory space: CUDA's managed memory is host-accessible too), and on host cores for
+      // systems too long for per-thread scratch (they allocated on every call).
+      if (workspace != nullptr && thomas::impl::no_workspace_kernel<ExecSpace, Matrix, Layout>(systems, rows) ==
+                                      thomas::impl::NoWorkspaceKernel::workspace) {
         if (!has_shape(workspace->thomas, systems, rows))
           workspace->thomas = allocate_uninitialized<thomas::Workspace<Matrix, Layout, MemorySpace>>(
               "tridiag::solve_workspace_thomas", Layout(systems, rows));

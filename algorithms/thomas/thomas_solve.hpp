@@ -148,6 +148,29 @@ struct ThomasScratchKernel {
   }
 };
 
+/// Which kernel thomas::solve runs on an execution space when the caller gives no workspace: the
+/// host group kernel (host_group_thomas.hpp) or the one-system scratch kernel (ThomasScratchKernel),
+/// both with c' in per-thread scratch, or else (GPUs; on host cores more than INT_MAX systems or
+/// systems whose scratch exceeds the limits above) the workspace kernel, which allocates a
+/// Workspace of the batch's shape on every call without one. One rule for thomas::solve and for
+/// tridiag::solve's SolveWorkspace (algorithms/solve.hpp), which keeps a workspace exactly when
+/// the solve would allocate one.
+enum class NoWorkspaceKernel { group, one_system, workspace };
+template <class ExecSpace, class Matrix, class Layout>
+NoWorkspaceKernel no_workspace_kernel(index_type nsys, index_type n) {
+  if constexpr (runs_on_host<ExecSpace>) {
+    if (nsys <= INT_MAX) {
+      using Scratch = Kokkos::View<Matrix*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+      using Group = HostGroup<Layout, Matrix>;
+      if constexpr (Group::width > 0) {
+        if (Scratch::shmem_size(Group::width * n) <= host_group_scratch_limit) return NoWorkspaceKernel::group;
+      }
+      if (Scratch::shmem_size(n) <= host_system_scratch_limit) return NoWorkspaceKernel::one_system;
+    }
+  }
+  return NoWorkspaceKernel::workspace;
+}
+
 /// The caller's workspace after a shape check, or a fresh uninitialised one when none was given.
 template <class MatrixScalar, class Layout, class MemorySpace>
 Workspace<MatrixScalar, Layout, MemorySpace> workspace_for(
@@ -188,9 +211,10 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
     // by the layout (systems of more than host_system_scratch_limit bytes of g take the workspace
     // kernel below). Same arithmetic in the same order as the workspace kernel: bitwise the same
     // results.
-    if (workspace.storage().data() == nullptr && nsys <= INT_MAX) {
+    using Matrix = std::remove_const_t<MatrixScalar>;
+    const auto kernel = impl::no_workspace_kernel<ExecSpace, Matrix, Layout>(nsys, n);
+    if (workspace.storage().data() == nullptr && kernel != impl::NoWorkspaceKernel::workspace) {
       if (nsys == 0) return;
-      using Matrix = std::remove_const_t<MatrixScalar>;
       using MatrixVector = typename TridiagonalBatch<MatrixScalar, Layout, MemorySpace>::vector_type;
       using RhsVector = BatchVector<RhsScalar, Layout, MemorySpace>;
       using XVector = BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>;
@@ -199,7 +223,7 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
         using Kernel = impl::HostGroupThomasKernel<Group::width, Group::adjacent, ExecSpace, Matrix, MatrixVector,
                                                    MatrixVector, MatrixVector, RhsVector, XVector,
                                                    StatusView<MemorySpace>>;
-        if (Kernel::scratch_bytes(n) <= impl::host_group_scratch_limit) {
+        if (kernel == impl::NoWorkspaceKernel::group) {
           auto policy = compat::light_weight(Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(Kernel::groups(nsys)), 1));
           policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(n)));
           Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{nsys, n, a, b, c, rhs, x, status});
@@ -208,12 +232,10 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
       }
       using Kernel = impl::ThomasScratchKernel<ExecSpace, Matrix, MatrixVector, MatrixVector, MatrixVector,
                                                RhsVector, XVector, StatusView<MemorySpace>>;
-      if (Kernel::Scratch::shmem_size(n) <= impl::host_system_scratch_limit) {
-        auto policy = compat::light_weight(Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(nsys), 1));
-        policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(n)));
-        Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{n, a, b, c, rhs, x, status});
-        return;
-      }
+      auto policy = compat::light_weight(Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(nsys), 1));
+      policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(n)));
+      Kokkos::parallel_for("tridiag::thomas::solve", policy, Kernel{n, a, b, c, rhs, x, status});
+      return;
     }
   }
   workspace = impl::workspace_for(where, matrix, workspace);
