@@ -299,6 +299,25 @@ def injected_wrong_tridiag():
     expect(any("left out" in c for c in comments), "the CSV notes do not say that failed rows are left out")
 
 
+def injected_unwritten_tridiag():
+    """tridiag sweep: a solver that writes status 0 but no solution is caught (exit 1, no row),
+    also when an earlier measurement of the same data left its right solution in x (cr, pcr,
+    cr_pcr, auto and the host baselines reuse the x that thomas wrote, which passed for theirs
+    until x was reset to NaN before every measurement)."""
+    args = ["tridiag", "--systems", "64", "--n", "16", "--precision", "double", "--exec", "openmp"] + SMALL
+    clean = os.path.join(WORK, "clean.csv")
+    run(args + ["--csv", clean], 0, fault="")
+    names = {r["algorithm"] for r in sweep_rows(clean, "tridiag")}
+    for algorithm in ("cr", "thomas-sequential"):
+        expect(algorithm in names, "unfaulted run: rows %s" % sorted(names))
+        path = os.path.join(WORK, "%s.csv" % algorithm)
+        _, err = run(args + ["--csv", path], 1, fault="unwritten-solution:" + algorithm)
+        expect_left_out(err, "unwritten-solution:" + algorithm)
+        left = {r["algorithm"] for r in sweep_rows(path, "tridiag")}
+        expect(left == names - {algorithm}, "%s: rows %s, expected %s" % (algorithm, sorted(left),
+                                                                           sorted(names - {algorithm})))
+
+
 def injected_wrong_vbatch_constant():
     """vbatch and constant sweeps: a wrong sampled solution of one algorithm leaves its rows out
     (exit 1) and keeps the others."""
@@ -417,7 +436,7 @@ def commit_string():
 
 CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps,
                                  ncp_baselines, duplicate_stems, constant_useful_bytes, hines_useful_bytes,
-                                 commit_string, injected_wrong_tridiag,
+                                 commit_string, injected_wrong_tridiag, injected_unwritten_tridiag,
                                  injected_wrong_vbatch_constant, injected_hines, injected_copy)}
 
 

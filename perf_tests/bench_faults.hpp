@@ -11,6 +11,9 @@
 //   TRIDIAG_BENCH_FAULT=changed-inputs:ALGORITHM   the hines sweep: the sampled device inputs of
 //                                                   ALGORITHM differ from the generated ones
 //   TRIDIAG_BENCH_FAULT=unverified-copy            the copy sweep: no copy matches its source
+//   TRIDIAG_BENCH_FAULT=unwritten-solution:ALGORITHM  the tridiag sweep: every timed call of
+//                                                   ALGORITHM writes status 0 and no solution (a
+//                                                   solver that leaves x alone)
 
 #include <cmath>
 #include <string>
@@ -26,6 +29,10 @@ bool changed_inputs(const std::string& algorithm);
 
 /// Whether every copy of the copy reference is to fail its verification.
 bool unverified_copy();
+
+/// Whether the timed calls of a tridiag measurement of `algorithm` are to write status 0 and leave
+/// the solution alone.
+bool unwritten_solution(const std::string& algorithm);
 
 /// The change that wrong_solution and changed_inputs make: the first value moves by more than any
 /// error bound of the bench (1 + its magnitude).

@@ -9,7 +9,7 @@ namespace tridiag::bench::faults {
 namespace {
 
 struct Injected {
-  std::string kind;       ///< "wrong-solution", "changed-inputs", "unverified-copy" or empty
+  std::string kind;       ///< "wrong-solution", "changed-inputs", "unwritten-solution", "unverified-copy" or empty
   std::string algorithm;  ///< the measurements it applies to
 };
 
@@ -22,7 +22,8 @@ const Injected& injected() {
     const auto colon = text.find(':');
     f.kind = text.substr(0, colon);
     if (colon != std::string::npos) f.algorithm = text.substr(colon + 1);
-    const bool per_algorithm = f.kind == "wrong-solution" || f.kind == "changed-inputs";
+    const bool per_algorithm =
+        f.kind == "wrong-solution" || f.kind == "changed-inputs" || f.kind == "unwritten-solution";
     const bool valid = per_algorithm ? !f.algorithm.empty() : f.kind == "unverified-copy" && colon == std::string::npos;
     if (!valid) {
       std::fprintf(stderr, "tridiag-bench-faults: unknown TRIDIAG_BENCH_FAULT '%s' (bench_faults.hpp)\n", value);
@@ -42,5 +43,8 @@ bool changed_inputs(const std::string& algorithm) {
   return injected().kind == "changed-inputs" && injected().algorithm == algorithm;
 }
 bool unverified_copy() { return injected().kind == "unverified-copy"; }
+bool unwritten_solution(const std::string& algorithm) {
+  return injected().kind == "unwritten-solution" && injected().algorithm == algorithm;
+}
 
 }  // namespace tridiag::bench::faults

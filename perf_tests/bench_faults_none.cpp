@@ -5,4 +5,5 @@ namespace tridiag::bench::faults {
 bool wrong_solution(const std::string&) { return false; }
 bool changed_inputs(const std::string&) { return false; }
 bool unverified_copy() { return false; }
+bool unwritten_solution(const std::string&) { return false; }
 }  // namespace tridiag::bench::faults

@@ -16,7 +16,8 @@
 // Data are generated where they are solved; the solver's inputs are const (thomas::solve writes x,
 // its workspace and the status only), the workspace is preallocated on GPUs (host solves keep c' in
 // per-thread scratch), so a timed region is the solve and nothing else. Every result is checked
-// against LAPACK (bench_oracle.hpp) afterwards.
+// against LAPACK (bench_oracle.hpp) afterwards; x is NaN and the status -1 before each measurement
+// (the measurements of a layout share its data), so a row that a solver did not write shows.
 // The rows of a point are written once the whole point is measured (the speedups need all of it).
 
 #include <climits>
@@ -132,6 +133,19 @@ void solve_sequentially(const TridiagonalBatch<const Scalar, layouts::Flat, Kokk
                                              rows_of(matrix.upper, s), rows_of(rhs, s), rows_of(x, s), g);
 }
 
+/// The timed call of a measurement of `algorithm`: `run`, or where the test binary injects
+/// unwritten-solution for it (bench_faults.hpp), a call that writes status 0 and leaves x alone.
+template <class Status, class Run>
+auto timed_call(const std::string& algorithm, const Status& status, Run run) {
+  const bool unwritten = faults::unwritten_solution(algorithm);
+  return [unwritten, status, run]() {
+    if (unwritten)
+      Kokkos::deep_copy(status, 0);
+    else
+      run();
+  };
+}
+
 /// Times thomas::solve of problem p on exec and checks the result; the sequential role times
 /// solve_sequentially instead.
 template <class Exec, class Scalar, class Layout, class Memory>
@@ -140,6 +154,8 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   const TridiagonalBatch<const Scalar, Layout, Memory> matrix(p.data.matrix);
   const BatchVector<const Scalar, Layout, Memory> rhs(p.data.rhs);
   Kokkos::deep_copy(p.status, -1);  // every system must overwrite its status
+  // ... and every row of x: not the solution an earlier measurement of p left there.
+  Kokkos::deep_copy(p.x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
   Measurement m;
   m.algorithm = algorithm;
   m.layout = layout_label<Layout>();
@@ -149,13 +165,15 @@ void measure_thomas(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   if constexpr (std::is_same_v<Layout, layouts::Flat> && std::is_same_v<Memory, Kokkos::HostSpace>) {
     if (role == Role::sequential) {
       const Kokkos::View<Scalar*, Kokkos::HostSpace> c_prime("c'", static_cast<std::size_t>(p.rows));
-      m.timing = time_on(exec, ctx.options.repetitions(),
-                         [&] { solve_sequentially<Scalar>(matrix, rhs, p.x, p.status, c_prime); });
+      m.timing = time_on(exec, ctx.options.repetitions(), timed_call(m.algorithm, p.status, [&] {
+                           solve_sequentially<Scalar>(matrix, rhs, p.x, p.status, c_prime);
+                         }));
     }
   }
   if (role != Role::sequential)
-    m.timing = time_on(exec, ctx.options.repetitions(),
-                       [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
+    m.timing = time_on(exec, ctx.options.repetitions(), timed_call(m.algorithm, p.status, [&] {
+                         thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace);
+                       }));
   m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
   m.memory_bytes = p.memory_bytes();
   check_result(ctx, pt, m, p, /*with_status=*/true);
@@ -193,6 +211,7 @@ void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   const TridiagonalBatch<const Scalar, Layout, Memory> matrix(p.data.matrix);
   const BatchVector<const Scalar, Layout, Memory> rhs(p.data.rhs);
   Kokkos::deep_copy(p.status, -1);
+  Kokkos::deep_copy(p.x.storage(), std::numeric_limits<Scalar>::quiet_NaN());  // as measure_thomas
   Measurement m;
   m.algorithm = algorithm == Algorithm::automatic ? std::string("auto(") + name(resolved) + ")" : name(algorithm);
   m.algorithm += variant;
@@ -204,18 +223,20 @@ void measure_solver(BenchContext& ctx, Point& pt, const Exec& exec, const Proble
   options.partitioned = partitioned_options;
   std::int64_t workspace_bytes = 0;
   if (resolved == Algorithm::thomas) {
-    m.timing = time_on(exec, ctx.options.repetitions(),
-                       [&] { thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace); });
+    m.timing = time_on(exec, ctx.options.repetitions(), timed_call(m.algorithm, p.status, [&] {
+                         thomas::solve(exec, matrix, rhs, p.x, p.status, p.workspace);
+                       }));
   } else if (resolved == Algorithm::partitioned) {
     const partitioned::Workspace<Memory> workspace(
         "tridiag::bench_partitioned_workspace", partitioned::workspace_bytes(exec, matrix, rhs, partitioned_options));
     workspace_bytes = static_cast<std::int64_t>(workspace.bytes());
-    m.timing = time_on(exec, ctx.options.repetitions(), [&] {
-      partitioned::solve(exec, matrix, rhs, p.x, p.status, partitioned_options, workspace);
-    });
+    m.timing = time_on(exec, ctx.options.repetitions(), timed_call(m.algorithm, p.status, [&] {
+                         partitioned::solve(exec, matrix, rhs, p.x, p.status, partitioned_options, workspace);
+                       }));
   } else {
-    m.timing = time_on(exec, ctx.options.repetitions(),
-                       [&] { tridiag::solve(exec, matrix, rhs, p.x, p.status, options); });
+    m.timing = time_on(exec, ctx.options.repetitions(), timed_call(m.algorithm, p.status, [&] {
+                         tridiag::solve(exec, matrix, rhs, p.x, p.status, options);
+                       }));
   }
   m.useful_bytes = traffic::tridiag_useful_bytes(p.systems, p.rows, sizeof(Scalar));
   m.memory_bytes = p.memory_bytes() + workspace_bytes;
@@ -256,6 +277,7 @@ void measure_cusparse(BenchContext& ctx, Point& pt, const Problem<Scalar, Layout
     ctx.message("tridiag-bench: " + what + ": skipped, cuSPARSE takes int sizes and m x batch exceeds INT_MAX");
     return;
   }
+  Kokkos::deep_copy(p.x.storage(), std::numeric_limits<Scalar>::quiet_NaN());  // as measure_thomas
   Kokkos::fence();
   const CusparseTiming t = time_cusparse(
       algorithm, static_cast<int>(p.rows), static_cast<int>(p.systems), p.data.matrix.lower.storage().data(),
