@@ -206,6 +206,21 @@ def duplicate_stems():
            (size["shared3,padded"], size["A.CNG"]))
 
 
+def partitioned_rows_said():
+    """--partitioned-rows R is never dropped silently: its rows are in the CSV or stderr says they
+    were skipped (on a host space the partitioned solver is not timed; the option was accepted and
+    nothing said where its rows went)."""
+    for sweep, args, row in (("tridiag", ["--systems", "64", "--n", "16"], "partitioned(rows=4)"),
+                             ("vbatch", ["--systems", "100", "--ranges", "1-40"], "partitioned-ncp(rows=4)")):
+        path = os.path.join(WORK, "%s.csv" % sweep)
+        _, err = run([sweep, "--partitioned-rows", "4", "--precision", "double", "--exec", "openmp",
+                      "--csv", path] + args + SMALL, 0)
+        names = {r["algorithm"] for r in sweep_rows(path, sweep)}
+        expect(row in names or any(row in line and "skipped" in line for line in err.splitlines()),
+               "%s --partitioned-rows 4: no %s row and stderr does not say it was skipped:\n%s\nrows: %s"
+               % (sweep, row, err[-3000:], sorted(names)))
+
+
 def row_bytes(r):
     """The useful bytes behind a row: useful_GBps x time_ms (GB/s x ms = 1e6 bytes)."""
     return float(r["useful_GBps"]) * float(r["time_ms"]) * 1e6
@@ -436,6 +451,7 @@ def commit_string():
 
 CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps,
                                  ncp_baselines, duplicate_stems, constant_useful_bytes, hines_useful_bytes,
+                                 partitioned_rows_said,
                                  commit_string, injected_wrong_tridiag, injected_unwritten_tridiag,
                                  injected_wrong_vbatch_constant, injected_hines, injected_copy)}
 

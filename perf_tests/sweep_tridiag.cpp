@@ -463,6 +463,14 @@ void run_point(BenchContext& ctx, const Exec& exec, index_type systems, index_ty
 template <class Exec>
 void sweep_on(BenchContext& ctx, const Exec& exec) {
   const Options& o = ctx.options;
+  if constexpr (!is_device_space<Exec>()) {
+    // measure_solver skips the partitioned rows on a host space: say so (and that the rows asked
+    // for by --partitioned-rows are among them) instead of leaving them out silently.
+    std::string rows;
+    for (const index_type r : o.partitioned_rows) rows += ", partitioned(rows=" + std::to_string(r) + ")";
+    ctx.message(std::string("tridiag-bench: tridiag on ") + Exec::name() + ": partitioned" + rows +
+                " skipped at every point (a host space: the partitioned solver is timed on GPUs only)");
+  }
   ProgressScope progress(ctx, o.precisions.size() * o.sizes.size() * o.systems.size());
   for (const auto& precision : o.precisions)
     for (const index_type n : o.sizes)

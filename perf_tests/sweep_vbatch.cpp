@@ -353,6 +353,14 @@ void run_point(BenchContext& ctx, const Exec& exec, index_type lo, index_type hi
 template <class Exec>
 void sweep_on(BenchContext& ctx, const Exec& exec) {
   const Options& o = ctx.options;
+  if constexpr (!is_device_space<Exec>()) {
+    // measure_ragged times partitioned::solve_ragged on GPUs only: say so, with the rows asked
+    // for by --partitioned-rows, instead of leaving them out silently.
+    std::string rows;
+    for (const index_type r : o.partitioned_rows) rows += ", partitioned-ncp(rows=" + std::to_string(r) + ")";
+    ctx.message(std::string("tridiag-bench: vbatch on ") + Exec::name() + ": partitioned-ncp" + rows +
+                " skipped at every point (a host space: the partitioned solver is timed on GPUs only)");
+  }
   ProgressScope progress(ctx, o.precisions.size() * o.ranges.size() * o.systems.size());
   for (const auto& precision : o.precisions)
     for (const auto& range : o.ranges)
