@@ -221,6 +221,20 @@ def partitioned_rows_said():
                % (sweep, row, err[-3000:], sorted(names)))
 
 
+def serial_flat_is_thomas_solve():
+    """--exec serial: the flat thomas row is thomas::solve, like every other layout's, and the
+    textbook baseline has its own thomas-sequential row (the flat row used to time the baseline
+    under the name thomas: 1.73 ms against auto(thomas)/flat's 0.68 ms at 2560 x 64)."""
+    path = os.path.join(WORK, "serial.csv")
+    run(["tridiag", "--exec", "serial", "--systems", "64", "--n", "16", "--precision", "double", "--csv", path]
+        + SMALL, 0)
+    rows = sweep_rows(path, "tridiag")
+    flat = {r["algorithm"]: r for r in rows if r["layout"] == "flat"}
+    expect("thomas" in flat and "thomas-sequential" in flat, "flat rows on Serial: %s" % sorted(flat))
+    expect(flat["thomas-sequential"]["speedup_vs_sequential"] == "1",
+           "thomas-sequential: speedup %s" % flat["thomas-sequential"]["speedup_vs_sequential"])
+
+
 def row_bytes(r):
     """The useful bytes behind a row: useful_GBps x time_ms (GB/s x ms = 1e6 bytes)."""
     return float(r["useful_GBps"]) * float(r["time_ms"]) * 1e6
@@ -451,7 +465,7 @@ def commit_string():
 
 CASES = {f.__name__: f for f in (wrong_solve_not_in_csv, bad_batches_keep_csv, no_host_baselines, options_for_other_sweeps,
                                  ncp_baselines, duplicate_stems, constant_useful_bytes, hines_useful_bytes,
-                                 partitioned_rows_said,
+                                 partitioned_rows_said, serial_flat_is_thomas_solve,
                                  commit_string, injected_wrong_tridiag, injected_unwritten_tridiag,
                                  injected_wrong_vbatch_constant, injected_hines, injected_copy)}
 

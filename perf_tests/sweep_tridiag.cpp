@@ -4,8 +4,9 @@
 //  * the baselines of the speedup columns, both on the host and in the flat layout: the textbook
 //    one-system-after-another Thomas on one core ("thomas-sequential", solve_sequentially; skipped
 //    above 2e8 unknowns unless --full) and Kokkos::OpenMP on all
-//    threads ("thomas-openmp"). When the chosen space is itself Serial or OpenMP, its flat row is
-//    that baseline and is not measured twice;
+//    threads ("thomas-openmp"). When the chosen space is itself OpenMP, its flat row is that
+//    baseline and is not measured twice; on Serial the flat row is thomas::solve (lockstep groups,
+//    faster than the textbook baseline) and thomas-sequential has its own row;
 //  * on a CUDA build with --exec cuda (or CUDA as default): cuSPARSE gtsv2StridedBatch on the flat
 //    data and gtsvInterleavedBatch algorithms 0, 1, 2 on the interleaved data;
 //  * the partitioned solver, the cyclic family and the automatic choice (flat, and the first and
@@ -250,11 +251,10 @@ template <class Exec, class Scalar>
 void measure_host_baselines(BenchContext& ctx, Point& pt, const Problem<Scalar, layouts::Flat, Kokkos::HostSpace>& h,
                             bool run_sequential) {
 #if defined(KOKKOS_ENABLE_SERIAL)
-  if constexpr (!std::is_same_v<Exec, Kokkos::Serial>) {
-    if (run_sequential)
-      guarded_measurement(ctx, "thomas-sequential " + pt.label(),
-              [&] { measure_thomas(ctx, pt, Kokkos::Serial(), h, "thomas-sequential", Role::sequential); });
-  }
+  // Also on Serial: its flat thomas row is thomas::solve (host_group_thomas.hpp), not this baseline.
+  if (run_sequential)
+    guarded_measurement(ctx, "thomas-sequential " + pt.label(),
+            [&] { measure_thomas(ctx, pt, Kokkos::Serial(), h, "thomas-sequential", Role::sequential); });
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   if constexpr (!std::is_same_v<Exec, Kokkos::OpenMP>) {
@@ -313,9 +313,6 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
 
   constexpr bool flat = std::is_same_v<Layout, layouts::Flat>;
   Role role = Role::none;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if constexpr (flat && std::is_same_v<Exec, Kokkos::Serial>) role = Role::sequential;
-#endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   if constexpr (flat && std::is_same_v<Exec, Kokkos::OpenMP>) role = Role::openmp;
 #endif
