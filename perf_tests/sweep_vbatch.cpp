@@ -256,8 +256,9 @@ void measure_ragged(BenchContext& ctx, VPoint& pt, const Exec& exec) {
     check_variable<Exec>(ctx, pt, row, a, b, c, d, x, map, status, eps);
     pt.rows.push_back(std::move(row));
   }
-  // The partitioned solver on the same storage: on host spaces it allocates its chunk workspace
-  // inside the call (timed), so it runs on GPUs only, as in the tridiag sweep.
+  // The partitioned solver on the same storage, on GPUs only, as in the tridiag sweep (on host
+  // cores one team per system walks its chunks through a workspace: not what a host solve of a
+  // variable batch uses).
   // Also with the target rows per thread of --partitioned-rows, as "partitioned-ncp(rows=R)".
   if (is_device_space<Exec>()) {
     // rows per thread (0: the plan's), systems per team (0: the plan's)

@@ -55,11 +55,11 @@ void write_csv_header(BenchContext& ctx) {
   ctx.csv.comment(
       "rows skipped by rule (each named on stderr): tridiag sweep, long systems (n > " +
       std::to_string(long_system_rows) +
-      "): thomas (one thread per system, every layout, except the flat row that is a host space's own baseline) "
+      "): thomas (one thread per system, every layout, except the flat row on OpenMP, the openmp baseline) "
       "and cr/pcr/cr_pcr, unless --full" +
       (ctx.options.full ? std::string(" (given here)") : std::string()) +
       "; cr/pcr/cr_pcr where their team scratch exceeds what the execution space offers; partitioned on a host "
-      "space (it allocates inside the call); cuSPARSE above INT_MAX values");
+      "space (automatic never picks it there; it is timed on GPUs); cuSPARSE above INT_MAX values");
   ctx.csv.comment(
       "memory_bytes: device memory the measurement allocates (thomas: a, b, c, d, x, workspace, status with layout "
       "padding; cusparse: dl, d, du, x and its buffer); max_rel_error: largest relative forward error against "
