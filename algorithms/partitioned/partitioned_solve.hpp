@@ -348,6 +348,13 @@ inline void check_options(const char* where, const Options& opts) {
           opts.split_chunk_rows, "): shorter chunks would not shorten the interface system, longer ones do not fit in registers");
 }
 
+/// The plan of a solve of `nsys` x `n` with matrix scalars Matrix and right-hand side scalars
+/// Value; an empty plan for an empty batch (nothing to plan, nothing to carve).
+template <class Matrix, class Value, class ExecSpace>
+Plan plan_of(const ExecSpace& exec, index_type nsys, index_type n, const Options& opts) {
+  return nsys == 0 || n == 0 ? Plan{} : plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value));
+}
+
 /// Whether plan() cuts a reduced batch of `rows` rows again: the reduced batches of a split solve
 /// keep the caller's systems, options and scalars. The one rule for sizing the workspace and for
 /// the solve itself, so that both see the same levels.
@@ -356,11 +363,11 @@ struct SplitAgainRule {
   const ExecSpace& exec;
   index_type nsys;
   const Options& opts;
-  bool operator()(index_type rows) const { return plan(exec, nsys, rows, opts, sizeof(Matrix), sizeof(Value)).split; }
+  bool operator()(index_type rows) const { return plan_of<Matrix, Value>(exec, nsys, rows, opts).split; }
 };
 
-/// Bytes of workspace a solve of `nsys` x `n` with plan `p` (matrix scalars Matrix, right-hand
-/// side scalars Value, layout Layout) needs: the reduced batches of every split level and what the
+/// Bytes of workspace a solve of `nsys` x `n` with plan `p` (plan_of: matrix scalars Matrix,
+/// right-hand side scalars Value; layout Layout) needs: the reduced batches of every split level and what the
 /// last level's solve needs, or the team kernel's two chunk-coefficient vectors when they are not
 /// in registers, or nothing. Counted by the same carving the solve does (a counting pass: without
 /// a caller's workspace the solve must know the size before it can allocate and carve).
@@ -374,8 +381,8 @@ std::size_t solve_workspace_bytes(const ExecSpace& exec, index_type nsys, index_
         nsys, n, opts.split_chunk_rows, SplitAgainRule<ExecSpace, Matrix, Value>{exec, nsys, opts}, count);
     const index_type last_rows = levels.last_rows();
     return count.bytes_needed() +
-           solve_workspace_bytes<Matrix, Value, layouts::Flat>(
-               exec, nsys, last_rows, opts, plan(exec, nsys, last_rows, opts, sizeof(Matrix), sizeof(Value)));
+           solve_workspace_bytes<Matrix, Value, layouts::Flat>(exec, nsys, last_rows, opts,
+                                                               plan_of<Matrix, Value>(exec, nsys, last_rows, opts));
   }
   if (p.register_rows == 0) {
     const auto span = static_cast<std::size_t>(Layout(nsys, n).required_span());
@@ -415,9 +422,8 @@ std::size_t workspace_bytes(const ExecSpace& exec, const TridiagonalBatch<Matrix
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
   const index_type nsys = matrix.systems(), n = matrix.rows();
-  if (nsys == 0 || n == 0) return 0;
   return impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts,
-                                                            plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value)));
+                                                            impl::plan_of<Matrix, Value>(exec, nsys, n, opts));
 }
 
 /// Solves A x = rhs for every system of the batch with the partitioned algorithm. x may be rhs
@@ -440,13 +446,12 @@ void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, M
   const index_type nsys = matrix.systems(), n = matrix.rows();
   using Matrix = std::remove_const_t<MatrixScalar>;
   using Value = std::remove_const_t<RhsScalar>;
-  const bool empty = nsys == 0 || n == 0;
-  const Plan p = empty ? Plan{} : plan(exec, nsys, n, opts, sizeof(Matrix), sizeof(Value));
-  const auto work = impl::workspace_for(
-      where, "partitioned::workspace_bytes", workspace,
-      empty ? 0 : impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts, p), matrix, rhs, x, status);
+  const Plan p = impl::plan_of<Matrix, Value>(exec, nsys, n, opts);
+  const auto work =
+      impl::workspace_for(where, "partitioned::workspace_bytes", workspace,
+                          impl::solve_workspace_bytes<Matrix, Value, Layout>(exec, nsys, n, opts, p), matrix, rhs, x, status);
   if (n == 0 && nsys > 0 && status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);  // as every solver
-  if (empty) return;
+  if (nsys == 0 || n == 0) return;
   if (p.split) {
     impl::split_solve(exec, matrix, rhs, x, status, opts.split_chunk_rows,
                       impl::SplitAgainRule<ExecSpace, Matrix, Value>{exec, nsys, opts},
@@ -482,7 +487,8 @@ std::pair<index_type, Plan> ragged_plan(const ExecSpace& exec,
 }
 
 /// Bytes of workspace solve_ragged needs with plan p for `total` rows: the team kernel's two
-/// chunk-coefficient vectors when they are not in registers (host spaces), else none.
+/// chunk-coefficient vectors when they are not in registers (host spaces), else none (also for a
+/// batch with no rows: total 0).
 template <class Matrix>
 std::size_t ragged_workspace_bytes(const Plan& p, index_type total) {
   if (p.register_rows != 0 || total == 0) return 0;
@@ -505,7 +511,6 @@ std::size_t ragged_workspace_bytes(const ExecSpace& exec, const layouts::RaggedV
   layouts::require_same_offsets(where, diag, std::pair{"rhs", rhs});
   impl::check_options(where, opts);
   const auto planned = impl::ragged_plan(exec, diag, opts, sizeof(RhsScalar));
-  if (planned.first == 0) return 0;
   return impl::ragged_workspace_bytes<std::remove_const_t<MatrixScalar>>(planned.second, diag.required_span());
 }
 
@@ -553,8 +558,7 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   require(longest == 0 || host || p.register_rows != 0, where, "the longest system has ", longest,
           " rows; on this device a variable batch is solved by teams with chunks in registers (at most 16 x 256 rows)");
   const auto work = impl::workspace_for(where, "partitioned::ragged_workspace_bytes", workspace,
-                                        longest == 0 ? 0 : impl::ragged_workspace_bytes<Matrix>(p, total), matrix, rhs,
-                                        x, status);
+                                        impl::ragged_workspace_bytes<Matrix>(p, total), matrix, rhs, x, status);
   if (nsys == 0) return;
   if (longest == 0) {
     if (status.data() != nullptr) Kokkos::deep_copy(exec, status, 0);
