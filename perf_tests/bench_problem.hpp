@@ -95,6 +95,14 @@ struct Problem {
                               : thomas::Workspace<Scalar, Layout, Memory>("tridiag::bench_workspace", nsys, n)),
         status("tridiag::bench_status", nsys) {}
 
+  /// Before each measurement (the measurements of a layout share this problem): x NaN and every
+  /// status -1, so that a row or a status the measured solver did not write fails the check
+  /// instead of passing with what an earlier measurement left.
+  void poison_outputs() const {
+    Kokkos::deep_copy(x.storage(), std::numeric_limits<Scalar>::quiet_NaN());
+    Kokkos::deep_copy(status, -1);
+  }
+
   /// Every byte this measurement allocates: matrix and right-hand side (one packed allocation for
   /// UnifiedVector), solution, workspace, status; layout padding included.
   std::int64_t memory_bytes() const {
