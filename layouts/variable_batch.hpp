@@ -114,6 +114,22 @@ class RaggedVector {
             storage.extent(0), " scalars, offsets need ", span_);
   }
 
+  /// Wraps existing storage with the offsets of `shape`, a vector of the same batch whose
+  /// construction checked them: no second check, so nothing runs on the memory space's default
+  /// instance (a solver that makes its workspace this way stays on its caller's instance). Throws
+  /// if the storage is smaller than shape's total size.
+  template <class Other>
+  static RaggedVector with_offsets_of(const storage_type& storage, const RaggedVector<Other, MemorySpace>& shape) {
+    require(static_cast<index_type>(storage.extent(0)) >= shape.required_span(), "RaggedVector", "storage holds ",
+            storage.extent(0), " scalars, offsets need ", shape.required_span());
+    RaggedVector v;
+    v.storage_ = storage;
+    v.offsets_ = shape.offsets();
+    v.systems_ = shape.systems();
+    v.span_ = shape.required_span();
+    return v;
+  }
+
   template <class Other, class = std::enable_if_t<std::is_same_v<std::add_const_t<Other>, Scalar> &&
                                                   !std::is_same_v<Other, Scalar>>>
   RaggedVector(const RaggedVector<Other, MemorySpace>& other)
@@ -264,8 +280,10 @@ index_type longest_system(const ExecSpace& exec, const RaggedVector<Scalar, Memo
   return longest;
 }
 
-template <class Padded, class Sizes>
-void check_padded_sizes(const char* where, const Padded& padded, const Sizes& sizes) {
+/// Throws unless sizes has one entry per system of the padded batch, each in [0, padded rows].
+/// Its reduction runs on exec (and fences it): sizes written on exec just before are read.
+template <class ExecSpace, class Padded, class Sizes>
+void check_padded_sizes(const char* where, const ExecSpace& exec, const Padded& padded, const Sizes& sizes) {
   require(static_cast<index_type>(sizes.extent(0)) == padded.systems(), where, "sizes has ", sizes.extent(0),
           " entries, the padded batch has ", padded.systems(), " systems");
   if (sizes.extent(0) == 0) return;
@@ -275,7 +293,7 @@ void check_padded_sizes(const char* where, const Padded& padded, const Sizes& si
   Kokkos::MinMaxScalar<index_type> range;
   Kokkos::parallel_reduce(
       "tridiag::layouts::size_range",
-      Kokkos::RangePolicy<typename Sizes::execution_space, Kokkos::IndexType<index_type>>(0, sizes.extent(0)),
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, sizes.extent(0)),
       SizeRange<Sizes>{sizes}, Kokkos::MinMax<index_type>(range));
   require(range.max_val <= padded.rows(), where, "largest system has ", range.max_val,
           " rows, the padded batch holds ", padded.rows());
@@ -306,7 +324,7 @@ void pad(const ExecSpace& exec, const RaggedVector<SrcScalar, MemorySpace>& ragg
           " systems, padded batch ", padded.systems());
   auto sizes = sizes_of(exec, ragged);
   exec.fence();
-  impl::check_padded_sizes("layouts::pad", padded, sizes);
+  impl::check_padded_sizes("layouts::pad", exec, padded, sizes);
   const index_type nsys = padded.systems(), total = nsys * padded.rows();
   Kokkos::parallel_for(
       "tridiag::layouts::pad", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, total),
@@ -325,7 +343,7 @@ void unpad(const ExecSpace& exec, const BatchVector<SrcScalar, Layout, MemorySpa
           " systems, padded batch ", padded.systems());
   auto sizes = sizes_of(exec, ragged);
   exec.fence();
-  impl::check_padded_sizes("layouts::unpad", padded, sizes);
+  impl::check_padded_sizes("layouts::unpad", exec, padded, sizes);
   const index_type nsys = padded.systems(), total = nsys * padded.rows();
   Kokkos::parallel_for(
       "tridiag::layouts::unpad", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, total),
@@ -346,7 +364,7 @@ void pad_matrix(const ExecSpace& exec, const TridiagonalBatch<Scalar, Layout, Me
                 "layouts::pad_matrix: sizes must be a rank-1 View of index_type in the batch's memory space");
   tridiag::impl::check_diagonal_shapes("layouts::pad_matrix", matrix);
   require_same_shape("layouts::pad_matrix", "matrix", matrix.diag, "rhs", rhs);
-  impl::check_padded_sizes("layouts::pad_matrix", matrix.diag, sizes);
+  impl::check_padded_sizes("layouts::pad_matrix", exec, matrix.diag, sizes);
   const index_type nsys = matrix.systems(), total = nsys * matrix.rows();
   const auto a = matrix.lower, b = matrix.diag, c = matrix.upper;
   Kokkos::parallel_for(

@@ -569,7 +569,7 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   impl::run_team_kernel<ExecSpace, Matrix, Value>(
       where, exec, nsys, impl::RaggedSystems<std::remove_cv_t<decltype(offsets)>>{offsets}, lower, diag, upper, rhs,
       x, status, p, [&](const char*) {
-        return Work(typename Work::storage_type(carve.take<Matrix>(static_cast<std::size_t>(total)), total), offsets);
+        return Work::with_offsets_of(typename Work::storage_type(carve.take<Matrix>(static_cast<std::size_t>(total)), total), diag);
       });
 }
 

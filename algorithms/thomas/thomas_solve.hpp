@@ -265,7 +265,7 @@ void solve_padded(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, La
   tridiag::impl::check_solve_arguments(where, matrix, rhs, x, status);
   if (workspace.data() != nullptr)
     tridiag::impl::check_workspace_apart(where, "the workspace", workspace, matrix, rhs, x);
-  layouts::impl::check_padded_sizes(where, matrix.diag, sizes);
+  layouts::impl::check_padded_sizes(where, exec, matrix.diag, sizes);
   workspace = impl::workspace_for(where, matrix, workspace);
   const index_type nsys = matrix.systems(), n = matrix.rows();
   if (nsys == 0) return;
@@ -299,7 +299,6 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "thomas::solve_ragged: the batch's memory space is not accessible from ExecSpace");
   constexpr const char* where = "thomas::solve_ragged";
-  const auto offsets = diag.offsets();
   layouts::require_same_offsets(where, diag, std::pair{"lower", lower}, std::pair{"upper", upper},
                                 std::pair{"rhs", rhs}, std::pair{"x", x});
   const bool given = workspace.storage().data() != nullptr;
@@ -314,10 +313,10 @@ void solve_ragged(const ExecSpace& exec, const layouts::RaggedVector<MatrixScala
   using Matrix = std::remove_const_t<MatrixScalar>;
   layouts::RaggedVector<Matrix, MemorySpace> g = workspace;
   if (!given) {
-    g = layouts::RaggedVector<Matrix, MemorySpace>(
+    g = layouts::RaggedVector<Matrix, MemorySpace>::with_offsets_of(
         typename layouts::RaggedVector<Matrix, MemorySpace>::storage_type(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "tridiag::thomas::workspace"), diag.required_span()),
-        offsets);
+        diag);
   }
   Kokkos::parallel_for(
       "tridiag::thomas::solve_ragged", compat::light_weight(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_type>>(exec, 0, nsys)),

@@ -176,6 +176,87 @@ TYPED_TEST(VariableBatch, OverlapChecksSeeTheElementsAVectorAddresses) {
 
 template <class C>
 class VariableBatchLongSystem : public KokkosTest {};
+// with_offsets_of wraps storage with an existing vector's offsets (the solvers' ragged
+// workspaces): the same offsets View, systems and span, no second offsets check; storage
+// shorter than the span is rejected.
+TYPED_TEST(VariableBatch, WithOffsetsOfSharesTheShapeOfAnotherVector) {
+  using S = typename TypeParam::scalar;
+  using M = typename TypeParam::memory;
+  const layouts::RaggedVector<const S, M> shape(layouts::RaggedVector<S, M>("shape", layouts::make_offsets<M>({4, 0, 2})));
+  using Vector = layouts::RaggedVector<S, M>;
+  const typename Vector::storage_type storage("storage", 7);
+  const auto v = Vector::with_offsets_of(storage, shape);
+  EXPECT_EQ(v.offsets().data(), shape.offsets().data());
+  EXPECT_EQ(v.systems(), 3);
+  EXPECT_EQ(v.required_span(), 6);
+  EXPECT_EQ(v.data(), storage.data());
+  EXPECT_NO_THROW(layouts::require_same_offsets("test", shape, std::pair{"v", v}));
+  expect_invalid_argument([&] { Vector::with_offsets_of(typename Vector::storage_type("short", 5), shape); },
+                          "storage holds 5 scalars, offsets need 6");
+}
+
+#if defined(TRIDIAG_TEST_BACKEND_CUDA)
+// Holds a CUDA stream back until the host releases it (or about a second has passed), then
+// writes a size that the padded batch cannot hold.
+struct WriteSizeAfterRelease {
+  Kokkos::View<index_type*, Kokkos::CudaSpace> sizes;
+  Kokkos::View<int, Kokkos::CudaHostPinnedSpace> release;
+  index_type size;
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+#if defined(__CUDA_ARCH__)
+    const long long start = clock64();
+    while (*static_cast<volatile int*>(release.data()) == 0 && clock64() - start < (1LL << 31)) {
+    }
+#endif
+    sizes(1) = size;
+  }
+};
+
+// The size check of solve_padded and pad_matrix runs on the caller's instance, so it reads the
+// sizes that instance wrote just before the call. It ran on the memory space's default instance,
+// which does not wait for a non-blocking stream: the size written there was not seen, and the
+// call went on (the solve then read 5 rows of a 4-row batch).
+TEST(VariableBatchCuda, PaddedSizesAreCheckedOnTheCallersInstance) {
+  if (!kokkos_available()) GTEST_SKIP() << kokkos_unavailable_reason();
+  using M = Kokkos::CudaSpace;
+  using L = layouts::Interleaved;
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  {
+    const Kokkos::Cuda exec(stream);
+    auto sys = allocate_system<L, double, M>("padded", 2, 4);
+    fill_storage(sys.matrix.diag, 2.0);
+    BatchVector<double, L, M> x("x", 2, 4);
+    const Kokkos::View<index_type*, M> sizes("sizes", 2);
+    const Kokkos::View<int, Kokkos::CudaHostPinnedSpace> release("release");
+    Kokkos::deep_copy(sizes, 4);
+    // A first call of each, so that no first-use allocation (which may synchronize the device)
+    // falls inside the calls below.
+    thomas::solve_padded(exec, sys.matrix, sys.rhs, x, sizes);
+    layouts::pad_matrix(exec, sys.matrix, sys.rhs, sizes);
+    Kokkos::fence();
+    const auto rejects_size_written_on_exec = [&](const auto& call) {
+      Kokkos::deep_copy(sizes, 4);
+      release() = 0;
+      Kokkos::parallel_for("write_size_after_release", Kokkos::RangePolicy<Kokkos::Cuda>(exec, 0, 1),
+                           WriteSizeAfterRelease{sizes, release, 5});
+      bool rejected = false;
+      try {
+        call();
+      } catch (const tridiag::invalid_argument&) {
+        rejected = true;
+      }
+      release() = 1;
+      exec.fence();
+      return rejected;
+    };
+    EXPECT_TRUE(rejects_size_written_on_exec([&] { thomas::solve_padded(exec, sys.matrix, sys.rhs, x, sizes); }));
+    EXPECT_TRUE(rejects_size_written_on_exec([&] { layouts::pad_matrix(exec, sys.matrix, sys.rhs, sizes); }));
+  }
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+#endif
+
 using LongSystemConfigs = to_gtest<product<list<float>, list<layouts::Flat>, ExecSpaces>::type>::type;
 TYPED_TEST_SUITE(VariableBatchLongSystem, LongSystemConfigs, ConfigNames);
 
