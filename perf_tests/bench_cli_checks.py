@@ -258,6 +258,18 @@ def constant_useful_bytes():
         expect(abs(got - want) <= 1e-4 * want, "%s/%s %s: useful bytes %.0f, expected %d (2 x %d x %d + 3 x %d "
                "triples, x %d bytes)" % (r["algorithm"], r["layout"], r["precision"], got, want, systems, n,
                                           triples, scalar))
+    # memory_bytes: the thomas row holds a full matrix (a, b, c: 3 x systems x n scalars) where
+    # thomas-constant holds one triple per system; both hold d, x, a workspace and the status.
+    # (The thomas row left its status out.)
+    memory = {(r["algorithm"], r["layout"], r["precision"]): int(r["memory_bytes"]) for r in rows}
+    for (algorithm, layout, precision), thomas in memory.items():
+        if algorithm != "thomas":
+            continue
+        scalar = 4 if precision == "float" else 8
+        want = 3 * (systems * n - systems) * scalar
+        got = thomas - memory[("thomas-constant", layout, precision)]
+        expect(got == want, "%s %s: thomas holds %d bytes more than thomas-constant, expected %d"
+               % (layout, precision, got, want))
 
 
 def hines_useful_bytes():

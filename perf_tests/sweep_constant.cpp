@@ -176,7 +176,8 @@ void measure_layout(BenchContext& ctx, CPoint& pt, const Exec& exec) {
     row.on_device = is_device_space<Exec>();
     row.useful_bytes = traffic::constant_useful_bytes(nsys, n, nsys, sizeof(Scalar));  // one triple per system
     row.memory_bytes = static_cast<std::int64_t>(4 * d.storage().span() + x.storage().span() + work.storage().span()) *
-                       std::int64_t(sizeof(Scalar));
+                           std::int64_t(sizeof(Scalar)) +
+                       std::int64_t(status.span() * sizeof(int));
     Kokkos::deep_copy(status, -1);
     row.timing = time_on(exec, ctx.options.repetitions(), [&] { thomas::solve(exec, matrix, rhs, x, status, work); });
     check_constant<Exec>(ctx, pt, row, per_system, d, x, status, eps);

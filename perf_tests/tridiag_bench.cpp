@@ -65,8 +65,8 @@ void write_csv_header(BenchContext& ctx) {
       "padding; cusparse: dl, d, du, x and its buffer); max_rel_error: largest relative forward error against "
       "LAPACK dgtsv over 16 sampled systems (first, last, 14 random)");
   ctx.csv.comment(
-      "a measurement whose check failed (a nonzero status, an error above the bound, changed inputs, a copy that "
-      "differs from its source) is left out: no row, no baseline of a speedup column, no copy reference (the "
+      "a measurement whose check failed (a nonzero status, an error above the bound, inputs changed by a Hines "
+      "solve (the other sweeps' solvers take their inputs const), a copy that differs from its source) is left out: no row, no baseline of a speedup column, no copy reference (the "
       "rows then have no pct_of_copy_bw); stderr names it and the exit status is 1");
   ctx.csv.write_header();
 }
