@@ -2,7 +2,7 @@
 # Command 1 of the README: from a fresh Debian machine to a running demonstration.
 #   1. installs the Debian packages tridiag needs (scripts/install_packages.sh),
 #   2. fetches Kokkos 3.4.01 + Kokkos Kernels 3.4.01 from Debian's trilinos source package and
-#      builds them into .deps/install-<backend> (reused when already built),
+#      builds them into .deps/install-host or .deps/install-cuda-<arch> (reused when already built),
 #   3. configures, builds and installs tridiag (Release) with that Kokkos,
 #   4. runs the demonstration tridiag-demo (every solver and layout, checked against LAPACK).
 #
@@ -22,7 +22,7 @@ while (($#)); do
     --arch) arch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --no-demo) demo=0; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
     *) usage_error "unknown option '$1' (try --help)" ;;
   esac
 done

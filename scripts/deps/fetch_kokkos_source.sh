@@ -16,8 +16,7 @@ fi
 apt_dir=$deps/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$src"
 # Same mirror as the system's first Debian source; a deb-src line for bookworm main only.
-mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
-         | awk '/^URIs:/ && $2 !~ /security/ {print $2; exit} /^deb / && $0 !~ /security/ {print $2; exit}' || true)
+mirror=$("$repo/scripts/deps/debian_mirror.sh" /etc/apt/sources.list.d/*.sources /etc/apt/sources.list)
 mirror=${mirror:-http://deb.debian.org/debian}
 cat > "$apt_dir/sources.list" <<LIST
 deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/} bookworm main

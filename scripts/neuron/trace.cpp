@@ -1,5 +1,5 @@
 #include <tridiag/algorithms/hines/backward_euler.hpp>
-#include "/work/main/unit_tests/hines/reference_hines.hpp"
+#include "../../unit_tests/hines/reference_hines.hpp"  // relative to this file: any checkout
 #include <cstdio>
 #include <cstring>
 #include <string>

@@ -64,5 +64,27 @@ expect 2 "--deps needs a value" bash "$build_kokkos" --deps
 expect 2 "unsupported --arch 'sm_99'" bash "$build_kokkos" --backend cuda --arch sm_99 --deps "$deps"
 expect 2 "unknown backend 'gpu'" bash "$build_kokkos" --backend gpu --deps "$deps"
 
+
+# setup.sh --help prints its comment block and nothing of the code after it.
+help=$(bash "$setup" --help 2>&1) || true
+if [[ $help != *"usage: scripts/setup.sh"* || $help == *"set -euo"* || $help == *"repo="* ]]; then
+  echo "FAIL: setup.sh --help:"; echo "$help" | sed 's/^/  | /'; failures=$((failures + 1))
+else
+  echo "ok: setup.sh --help"
+fi
+
+# debian_mirror.sh (fetch_kokkos_source.sh's mirror): one-line sources with options before the
+# URI, security mirrors passed over, deb822 files.
+mirror=$here/deps/debian_mirror.sh
+printf 'deb [arch=amd64 signed-by=/x.gpg] http://ftp.de.debian.org/debian bookworm main\n' > "$work/options.list"
+printf 'deb http://security.debian.org/debian-security bookworm-security main\ndeb [trusted=yes] http://b.example/debian bookworm main\n' > "$work/security.list"
+printf 'Types: deb\nURIs: http://deb.example/debian\nSuites: bookworm\n' > "$work/debian.sources"
+expect 0 "http://ftp.de.debian.org/debian" bash "$mirror" "$work/options.list"
+expect 0 "http://b.example/debian" bash "$mirror" "$work/security.list"
+expect 0 "http://deb.example/debian" bash "$mirror" "$work/missing.list" "$work/debian.sources" "$work/options.list"
+if [ -n "$(bash "$mirror" "$work/missing.list")" ]; then
+  echo "FAIL: debian_mirror.sh printed a mirror for no source"; failures=$((failures + 1))
+fi
+
 ((failures == 0)) || { echo "$failures check(s) failed"; exit 1; }
 echo "all checks passed"
