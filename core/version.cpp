@@ -16,4 +16,16 @@ std::string configuration_string() {
   return os.str();
 }
 
+std::string missing_device_reason() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int gpus = 0;
+  const cudaError_t error = cudaGetDeviceCount(&gpus);
+  if (error != cudaSuccess)
+    return std::string("built for CUDA and no GPU is usable here (cudaGetDeviceCount: ") + cudaGetErrorString(error) +
+           ")";
+  if (gpus == 0) return "built for CUDA and this machine has no GPU";
+#endif
+  return {};
+}
+
 }  // namespace tridiag

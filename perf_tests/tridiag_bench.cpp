@@ -130,13 +130,10 @@ int main(int argc, char** argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
-#if defined(KOKKOS_ENABLE_CUDA)
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus == 0) {
-    std::fprintf(stderr, "tridiag-bench: built for CUDA and this machine has no GPU: nothing measured\n");
+  if (const std::string missing = tridiag::missing_device_reason(); !missing.empty()) {
+    std::fprintf(stderr, "tridiag-bench: %s: nothing measured\n", missing.c_str());
     return 77;
   }
-#endif
   Kokkos::initialize(argc, argv);
   int status = 0;
   try {

@@ -1,8 +1,11 @@
 // tridiag-demo: the main job of the README's setup command. Solves one batch of random
-// diagonally dominant tridiagonal systems with every solver and layout tridiag has, on the
+// diagonally dominant tridiagonal systems with every solver tridiag has, on every layout, on the
 // default execution space, and prints one table row each: solver, layout, systems, size, time
-// (median of 5 runs after a warm-up) and the largest relative error against LAPACK ?gtsv over
-// every system of the batch.
+// (median of 5 runs after a warm-up) and the largest relative error over every system of the
+// batch against LAPACK: ?gtsv for the tridiagonal solvers, and for the periodic solver (which
+// also reads the corners lower(s, 0) and upper(s, n - 1)) two ?gtsv solves combined by
+// Sherman-Morrison on the host. x is NaN before every run, so a row a solver leaves unwritten
+// fails its check.
 //
 // usage: tridiag-demo [--systems N] [--n N]
 
@@ -12,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,6 +37,7 @@ struct Problem {
   std::vector<T> a, b, c, d, x_lapack;
   std::vector<index_type> sizes;  // for the variable-batch rows: n_s uniform in [n/2, n]
   std::vector<T> x_lapack_variable;
+  std::vector<T> x_lapack_periodic;  // empty for n < 3 (no periodic rows then)
 };
 
 template <class T>
@@ -60,6 +65,36 @@ void lapack_solve(const Problem<T>& p, index_type s, index_type rows, T* x) {
   }
 }
 
+/// LAPACK solution of system s read as periodic (row 0 couples to row n - 1 through a(s, 0), row
+/// n - 1 to row 0 through c(s, n - 1)), n >= 3: A = T + u v^T with u = (g, 0, ..., 0, c_{n-1}) and
+/// v = (1, 0, ..., 0, a_0 / g), g = -b_0; T y = d and T z = u by ?gtsv, x = y - (v.y / (1 + v.z)) z.
+template <class T>
+void lapack_periodic_solve(const Problem<T>& p, index_type s, T* x) {
+  const index_type n = p.n;
+  const T* a = &p.a[s * n];
+  const T* b = &p.b[s * n];
+  const T* c = &p.c[s * n];
+  const T g = -b[0], corner_low = a[0], corner_up = c[n - 1];
+  std::vector<T> dl(n - 1), diag(n), du(n - 1), y(p.d.begin() + s * n, p.d.begin() + (s + 1) * n), z(n, T(0));
+  auto load = [&] {
+    for (index_type i = 0; i < n; ++i) diag[i] = b[i];
+    diag[0] -= g;
+    diag[n - 1] -= corner_low * corner_up / g;
+    for (index_type i = 0; i + 1 < n; ++i) dl[i] = a[i + 1], du[i] = c[i];
+  };
+  z[0] = g;
+  z[n - 1] = corner_up;
+  for (T* v : {y.data(), z.data()}) {
+    load();
+    if (gtsv<T>(static_cast<lapack_int>(n), dl.data(), diag.data(), du.data(), v) != 0) {
+      std::fprintf(stderr, "LAPACK failed on periodic system %lld\n", static_cast<long long>(s));
+      std::exit(1);
+    }
+  }
+  const T factor = (y[0] + corner_low / g * y[n - 1]) / (T(1) + z[0] + corner_low / g * z[n - 1]);
+  for (index_type i = 0; i < n; ++i) x[i] = y[i] - factor * z[i];
+}
+
 template <class T>
 Problem<T> make_problem(index_type systems, index_type n) {
   Problem<T> p{systems, n, {}, {}, {}, {}, {}, {}, {}};
@@ -78,9 +113,11 @@ Problem<T> make_problem(index_type systems, index_type n) {
   for (auto& m : p.sizes) m = size(gen);
   p.x_lapack.resize(total);
   p.x_lapack_variable.assign(total, T(0));
+  if (n >= 3) p.x_lapack_periodic.resize(total);
   for (index_type s = 0; s < systems; ++s) {
     lapack_solve(p, s, n, &p.x_lapack[s * n]);
     lapack_solve(p, s, p.sizes[s], &p.x_lapack_variable[s * n]);
+    if (n >= 3) lapack_periodic_solve(p, s, &p.x_lapack_periodic[s * n]);
   }
   return p;
 }
@@ -140,24 +177,58 @@ void print_row(const std::string& solver, const std::string& layout, const char*
                index_type n, double ms, double error, double bound) {
   const bool ok = error <= bound;
   if (!ok) ++wrong_results;
-  std::printf("%-22s %-22s %-7s %9lld %7lld %11.3f %12.2e  %s\n", solver.c_str(), layout.c_str(), precision,
+  std::printf("%-26s %-22s %-7s %9lld %7lld %11.3f %12.2e  %s\n", solver.c_str(), layout.c_str(), precision,
               static_cast<long long>(systems), static_cast<long long>(n), ms, error, ok ? "ok" : "WRONG");
 }
 
-/// Thomas on one fixed-size layout.
+template <class Layout>
+std::string layout_label() {
+  std::string label = Layout::name();
+  if (Layout::system_granularity > 1) label += "<" + std::to_string(Layout::system_granularity) + ">";
+  return label;
+}
+
+/// Every fixed-size solver on one layout: thomas::solve, then each algorithm of tridiag::solve
+/// (the cyclic ones only where their team scratch holds a system), then periodic::solve.
 template <class T, class Layout>
-void run_thomas(const Problem<T>& p, const char* precision, double bound) {
+void run_fixed(const Problem<T>& p, const char* precision, double bound) {
   auto sys = tridiag::allocate_system<Layout, T, Memory>("demo", p.systems, p.n);
   upload(p.a, sys.matrix.lower), upload(p.b, sys.matrix.diag), upload(p.c, sys.matrix.upper), upload(p.d, sys.rhs);
   tridiag::BatchVector<T, Layout, Memory> x("x", p.systems, p.n);
-  tridiag::thomas::Workspace<T, Layout, Memory> work("work", p.systems, p.n);
   tridiag::StatusView<Memory> status("status", p.systems);
-  const double ms = median_ms([&] { tridiag::thomas::solve(Exec(), sys.matrix, sys.rhs, x, status, work); });
-  tridiag::check(status, "tridiag-demo");
-  std::string layout = Layout::name();
-  if (Layout::system_granularity > 1) layout += "<" + std::to_string(Layout::system_granularity) + ">";
-  print_row("thomas", layout, precision, p.systems, p.n, ms,
-            max_relative_error(p, p.x_lapack, [&](index_type) { return p.n; }, download(x)), bound);
+  const std::string layout = layout_label<Layout>();
+  const auto all_rows = [&](index_type) { return p.n; };
+  const auto run = [&](const std::string& solver, const std::vector<T>& reference, const std::function<void()>& solve) {
+    Kokkos::deep_copy(x.storage(), std::numeric_limits<T>::quiet_NaN());
+    const double ms = median_ms(solve);
+    tridiag::check(status, "tridiag-demo");
+    print_row(solver, layout, precision, p.systems, p.n, ms, max_relative_error(p, reference, all_rows, download(x)),
+              bound);
+  };
+  {
+    tridiag::thomas::Workspace<T, Layout, Memory> work("work", p.systems, p.n);
+    run("thomas", p.x_lapack, [&] { tridiag::thomas::solve(Exec(), sys.matrix, sys.rhs, x, status, work); });
+  }
+  using tridiag::Algorithm;
+  for (const Algorithm algorithm : {Algorithm::partitioned, Algorithm::cr, Algorithm::pcr, Algorithm::cr_pcr,
+                                    Algorithm::pivoting, Algorithm::automatic}) {
+    tridiag::SolveWorkspace<T, Layout, Memory> work;
+    Algorithm used = algorithm;
+    const auto solve = [&] { used = tridiag::solve(Exec(), sys.matrix, sys.rhs, x, status, {algorithm}, work); };
+    std::string solver = std::string("solve(") + tridiag::name(algorithm) + ")";
+    try {
+      solve();  // a cyclic solver whose team scratch cannot hold a system says so here
+    } catch (const tridiag::invalid_argument& e) {
+      std::printf("%-26s %-22s %-7s skipped: %s\n", solver.c_str(), layout.c_str(), precision, e.what());
+      continue;
+    }
+    if (algorithm == Algorithm::automatic) solver += " -> " + std::string(tridiag::name(used));
+    run(solver, p.x_lapack, solve);
+  }
+  if (!p.x_lapack_periodic.empty()) {
+    tridiag::periodic::Workspace<T, Layout, Memory> work("work", p.systems, p.n);
+    run("periodic", p.x_lapack_periodic, [&] { tridiag::periodic::solve(Exec(), sys.matrix, sys.rhs, x, status, work); });
+  }
 }
 
 /// The variable batch (sizes uniform in [n/2, n]) with CP, NCP on padded storage and NCP on
@@ -210,11 +281,11 @@ void run_all(index_type systems, index_type n, const char* precision) {
   const auto p = make_problem<T>(systems, n);
   // Diagonally dominant with margin >= 0.5: cond_inf < 11, so both solvers agree to ~n eps.
   const double bound = 100.0 * (n + 1) * std::numeric_limits<T>::epsilon();
-  run_thomas<T, tridiag::layouts::Interleaved>(p, precision, bound);
-  run_thomas<T, tridiag::layouts::BlockInterleaved<32>>(p, precision, bound);
-  run_thomas<T, tridiag::layouts::BlockInterleaved<8>>(p, precision, bound);
-  run_thomas<T, tridiag::layouts::Flat>(p, precision, bound);
-  run_thomas<T, tridiag::layouts::UnifiedVector>(p, precision, bound);
+  run_fixed<T, tridiag::layouts::Interleaved>(p, precision, bound);
+  run_fixed<T, tridiag::layouts::BlockInterleaved<32>>(p, precision, bound);
+  run_fixed<T, tridiag::layouts::BlockInterleaved<8>>(p, precision, bound);
+  run_fixed<T, tridiag::layouts::Flat>(p, precision, bound);
+  run_fixed<T, tridiag::layouts::UnifiedVector>(p, precision, bound);
   run_variable<T>(p, precision, bound);
 }
 
@@ -247,13 +318,17 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (const std::string missing = tridiag::missing_device_reason(); !missing.empty()) {
+    std::fprintf(stderr, "tridiag-demo: %s: nothing run\n", missing.c_str());
+    return 77;  // the test counts it as skipped
+  }
   Kokkos::initialize(argc, argv);
   {
     std::printf("%s, concurrency %d\n", tridiag::configuration_string().c_str(),
                 tridiag::compat::concurrency(Exec()));
     std::printf("Random diagonally dominant systems; error = max over systems of ||x - x_lapack||_inf / "
                 "||x_lapack||_inf\n\n");
-    std::printf("%-22s %-22s %-7s %9s %7s %11s %12s  %s\n", "solver", "layout", "prec", "systems", "size",
+    std::printf("%-26s %-22s %-7s %9s %7s %11s %12s  %s\n", "solver", "layout", "prec", "systems", "size",
                 "time [ms]", "max error", "check");
     run_all<double>(systems, n, "double");
     run_all<float>(systems, n, "float");

@@ -57,6 +57,7 @@
 #include <tridiag/algorithms/hines/population.hpp>
 #include <tridiag/algorithms/hines/swc.hpp>
 #include <tridiag/algorithms/hines/time_scheme.hpp>
+#include <tridiag/core/version.hpp>
 #include <tridiag/layouts/flat.hpp>
 
 #include "../reference_hines.hpp"
@@ -333,6 +334,10 @@ Traces run_population(const Settings& s, const CompartmentalCell& cell, const st
 
 int main(int argc, char** argv) {
   const Settings s = parse_arguments(argc, argv);
+  if (const std::string missing = tridiag::missing_device_reason(); !missing.empty()) {
+    std::fprintf(stderr, "%s\n", missing.c_str());
+    return 77;  // compare_with_neuron.py skips
+  }
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     const CompartmentalCell cell = discretize(load_swc(s.swc_path), s.discretization);

@@ -6,7 +6,8 @@ NEURON (Debian python3-neuron, run with /usr/bin/python3) loads the cell with Im
 here; tridiag's side is the command given by --trace-program (cable_trace.cpp, or a wrapper of
 it), run with the same parameters. Exit status: 0 agree, 1 differ (or tridiag failed), 77 skipped
 (python3-neuron or the SWC file missing: CTest's SKIP_RETURN_CODE; with --require-neuron that is
-a failure, 1), 2 bad usage. How NEURON's compartments are matched: docs/hines_vs_neuron.md.
+a failure, 1; the trace program exiting with 77, a CUDA build on a machine with no GPU: 77
+either way), 2 bad usage. How NEURON's compartments are matched: docs/hines_vs_neuron.md.
 
 usage: compare_with_neuron.py --swc FILE [--scheme backward_euler|crank_nicolson]
                               [--rules max_length,d_lambda] [--refine] [--amp NA]
@@ -72,6 +73,10 @@ class TridiagFailed(Exception):
     pass
 
 
+class TridiagSkipped(Exception):
+    """The trace program exited with 77: this build cannot run here (a CUDA build, no GPU)."""
+
+
 def run_tridiag(program, swc, rule, params):
     """program: the command that runs cable_trace.cpp, as a list. Returns its sites, segment
     count, geometry ({section: [(x, area, ri)]}) and traces."""
@@ -83,6 +88,8 @@ def run_tridiag(program, swc, rule, params):
     # Kokkos 3.4's warning about it out of the trace.
     environment = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
     run = subprocess.run(command, capture_output=True, text=True, env=environment)
+    if run.returncode == SKIP:
+        raise TridiagSkipped(run.stderr.strip())
     if run.returncode != 0:
         raise TridiagFailed("tridiag exited with status %d: %s" % (run.returncode, run.stderr.strip()))
     header, geometry, traces = {}, {}, {"t": [], "soma": [], "tip": [], "dendrite": []}
@@ -375,13 +382,17 @@ def main():
                  match_tolerance=args.match_tolerance, geometry_tolerance=args.geometry_tolerance)
 
     worst, problems = 0.0, []
-    if args.refine:
-        worst, problems = refine(h, sections, program, args.swc, parameters, check)
-    else:
-        for rule in args.rules.split(","):
-            p = dict(parameters, **RULES[rule])
-            difference, found, _ = compare(h, sections, program, args.swc, rule, p, **check)
-            worst, problems = max(worst, difference), problems + found
+    try:
+        if args.refine:
+            worst, problems = refine(h, sections, program, args.swc, parameters, check)
+        else:
+            for rule in args.rules.split(","):
+                p = dict(parameters, **RULES[rule])
+                difference, found, _ = compare(h, sections, program, args.swc, rule, p, **check)
+                worst, problems = max(worst, difference), problems + found
+    except TridiagSkipped as skipped:
+        print("SKIPPED: tridiag's trace program cannot run on this machine: %s" % skipped)
+        return SKIP
 
     print("worst max|dV| %.2e mV (tolerance %g mV; matched discretisations: %g of the swing)"
           % (worst, args.tolerance, args.match_tolerance))

@@ -9,6 +9,8 @@ usage: corrupt_trace.py MODE PROGRAM [ARGUMENTS...]
   area        the first segment with membrane gets 1e-3 more area (beyond the geometry tolerance)
   refinement  every voltage after t = 0 + 1e-4 mV per segment: an error that grows as the cell
               is refined, so refinement stops converging
+  no-device   runs nothing: says "no GPU" on stderr and exits 77, as cable_trace does in a CUDA
+              build on a machine with no GPU
 Exit status and stderr: the program's.
 """
 import subprocess
@@ -38,8 +40,11 @@ def damage(mode, lines):
 
 def main():
     mode, command = sys.argv[1], sys.argv[2:]
-    if mode not in ("nan", "shift", "area", "refinement"):
+    if mode not in ("nan", "shift", "area", "refinement", "no-device"):
         sys.exit("corrupt_trace.py: unknown mode " + mode)
+    if mode == "no-device":
+        sys.stderr.write("no GPU\n")
+        return 77
     run = subprocess.run(command, capture_output=True, text=True)
     sys.stderr.write(run.stderr)
     if run.returncode == 0:
