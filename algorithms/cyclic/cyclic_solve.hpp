@@ -13,8 +13,11 @@
 // batch alone fills the device: many systems on a GPU, and on host cores. The cyclic solvers are
 // for a GPU with too few systems for that (fewer than about the device's resident thread count):
 // they put up to n/2 threads on each system. On host spaces the teams are one thread each (see
-// impl::team_size_for); there CR and CR-PCR run about as fast as Thomas (2000 systems, n = 256,
-// double, Serial: Thomas 4.1 ms, CR 3.8, CR-PCR 11.3, PCR 34.7 ms), PCR being O(n log n).
+// impl::team_size_for); there CR runs within 2x of Thomas and CR-PCR and PCR far slower (2000
+// systems, n = 256, double, Serial, 2026-11-28 on the development machine: Thomas 2.1 ms, CR 4.3,
+// CR-PCR 9.9, PCR 35.9 ms), PCR being O(n log n). CR is the default: the fastest of the three on
+// the H100 too (docs/performance.md), and the only one that is backward stable on weakly
+// diagonally dominant and SPD matrices (docs/numerics.md).
 
 #include <algorithm>
 #include <climits>
@@ -36,9 +39,9 @@ namespace tridiag::cyclic {
 
 /// Which team solver cyclic::solve runs.
 enum class Algorithm {
-  cr,     ///< TeamCR: least work and scratch, deep levels nearly serial
+  cr,     ///< TeamCR: least work and scratch, deep levels nearly serial (default)
   pcr,    ///< TeamPCR: fewest steps, all rows busy, twice the scratch
-  cr_pcr  ///< TeamCRPCR with its default threshold: CR, then PCR below 64 unknowns (default)
+  cr_pcr  ///< TeamCRPCR with its default threshold: CR, then PCR below 64 unknowns
 };
 
 /// "cr", "pcr" or "cr_pcr" (the tags' names; perf CSV columns).
@@ -53,7 +56,7 @@ inline const char* name(Algorithm algorithm) {
 
 /// Team scratch (bytes, level 0) that cyclic::solve requests per team for systems of n rows.
 template <class MatrixScalar, class RhsScalar = MatrixScalar>
-std::size_t scratch_bytes(index_type n, Algorithm algorithm = Algorithm::cr_pcr) {
+std::size_t scratch_bytes(index_type n, Algorithm algorithm = Algorithm::cr) {
   switch (algorithm) {
     case Algorithm::cr: return TeamCR::scratch_bytes<MatrixScalar, RhsScalar>(n);
     case Algorithm::pcr: return TeamPCR::scratch_bytes<MatrixScalar, RhsScalar>(n);
@@ -126,7 +129,7 @@ inline const char* label_of(Algorithm algorithm) {
 }  // namespace impl
 
 /// Solves A x = rhs for every system of the batch, one team per system, with `algorithm`
-/// (default CR-PCR). The matrix scalar is float or double; rhs and x may be Kokkos::complex of it
+/// (default CR: see the top of this file). The matrix scalar is float or double; rhs and x may be Kokkos::complex of it
 /// (a real matrix with a complex right-hand side). x may be the same BatchVector as rhs (in place).
 /// `status` (optional, one int per system) gets each system's code (core/status.hpp; the row
 /// reported for a failed pivot is the one whose reduced diagonal failed first, see TeamCRPCR).
@@ -141,7 +144,7 @@ template <class ExecSpace, class MatrixScalar, class RhsScalar, class Layout, cl
 void solve(const ExecSpace& exec, const TridiagonalBatch<MatrixScalar, Layout, MemorySpace>& matrix,
            const BatchVector<RhsScalar, Layout, MemorySpace>& rhs,
            const BatchVector<std::remove_const_t<RhsScalar>, Layout, MemorySpace>& x,
-           const StatusView<MemorySpace>& status = {}, Algorithm algorithm = Algorithm::cr_pcr, int team_size = 0) {
+           const StatusView<MemorySpace>& status = {}, Algorithm algorithm = Algorithm::cr, int team_size = 0) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "cyclic::solve: the batch's memory space is not accessible from ExecSpace");
   using Matrix = std::remove_const_t<MatrixScalar>;

@@ -17,12 +17,14 @@
 // When it wins (STYLE 5): least work and least scratch of the cyclic solvers, so it takes the
 // longest systems and leaves most occupancy; but its deep levels run few threads, and stride-2^l
 // scratch access conflicts on GPU shared-memory banks. CR-PCR (team_cr_pcr.hpp) replaces those
-// deep levels by PCR and is the default; plain CR is for the largest n that fit, or as a baseline.
-// On host cores (one-thread teams) it runs about as fast as thomas::solve (cyclic_solve.hpp).
+// deep levels by PCR, yet measured slower than CR on the H100 and less stable: CR is the
+// default. On host cores (one-thread teams) it runs within 2x of thomas::solve (cyclic_solve.hpp).
 //
-// Stability: like every cyclic reduction without pivoting it is stable for diagonally dominant
-// and symmetric positive definite matrices only; for other matrices use a pivoting solver.
-// Breakdown is reported, never silent: see TeamCR::invoke.
+// Stability: backward stable for diagonally dominant and symmetric positive definite matrices
+// (CR is Gaussian elimination without pivoting in odd-even order), weakly dominant ones included;
+// for other matrices use a pivoting solver (docs/numerics.md).
+// A zero, subnormal or non-finite pivot is reported through the status (see TeamCR::invoke); a
+// small but normal pivot is not: the accuracy lost to it goes undetected.
 
 #include <cstddef>
 

@@ -15,18 +15,22 @@
 // 32 KiB, 1240 within CUDA's 40 KiB (Kokkos 3.4).
 // Global memory: reads a, b, c, d once (a(0) and c(n-1) are never read), writes x once.
 //
-// When it wins (STYLE 5): the default team solver. CR's first levels are cheap and wide; its
-// deep levels keep few rows busy and hit shared-memory bank conflicts at large strides; PCR
-// replaces them with log2 m barriers instead of 2 log2 m, all m rows busy, unit-stride access
-// (Zhang et al. 2010; not yet measured here on a GPU). Best with the Flat layout (each team reads
+// When it wins (STYLE 5): in principle where CR's deep levels cost most. CR's first levels are
+// cheap and wide; its deep levels keep few rows busy and hit shared-memory bank conflicts at
+// large strides; PCR replaces them with log2 m barriers instead of 2 log2 m, all m rows busy,
+// unit-stride access (Zhang et al. 2010). Measured on the H100 it sits between CR and PCR, slower
+// than CR on every cell (docs/performance.md), and it is less stable than CR: CR is the default. Best with the Flat layout (each team reads
 // one contiguous system) and when the batch is too small to fill a GPU with one thread per system
 // (thomas::solve); on host cores use Thomas or plain CR (cyclic_solve.hpp has host timings).
 // default_threshold = 64: the reduced system then fits two warps, and PCR's extra work (m log m)
 // stays small next to CR's 17 n; a measured per-device choice may replace it (perf_tests).
 //
-// Stability: like every cyclic reduction without pivoting it is stable for diagonally dominant
-// and symmetric positive definite matrices only; for other matrices use a pivoting solver.
-// Breakdown is reported, never silent: see TeamCRPCR::invoke.
+// Stability: backward stable for strictly diagonally dominant matrices. Its PCR stage is not on
+// SPD or weakly dominant ones (implicit diffusion through a high-contrast medium): the backward
+// error grows with the conditioning, with status 0 (docs/numerics.md): use CR there, and a
+// pivoting solver for matrices of neither kind.
+// A zero, subnormal or non-finite pivot is reported through the status (see TeamCRPCR::invoke); a
+// small but normal pivot is not: the accuracy lost to it goes undetected.
 
 #include <cstddef>
 

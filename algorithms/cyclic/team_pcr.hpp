@@ -20,9 +20,12 @@
 // does O(n log n) work against Thomas' 8n, so it loses whenever the batch alone fills the device,
 // and on host cores (use thomas::solve, Flat or BlockInterleaved, there).
 //
-// Stability: like every cyclic reduction without pivoting it is stable for diagonally dominant
-// and symmetric positive definite matrices only; for other matrices use a pivoting solver.
-// Breakdown is reported, never silent: see TeamPCR::invoke.
+// Stability: backward stable for strictly diagonally dominant matrices. On SPD or weakly dominant
+// ones (implicit diffusion through a high-contrast medium) its backward error grows with the
+// conditioning, far past Thomas' and CR's, with status 0 (docs/numerics.md): use CR there, and a
+// pivoting solver for matrices of neither kind.
+// A zero, subnormal or non-finite pivot is reported through the status (see TeamPCR::invoke); a
+// small but normal pivot is not: the accuracy lost to it goes undetected.
 
 #include <cstddef>
 
