@@ -3,8 +3,8 @@
 # Skips apt entirely when everything is already present, so a second setup run costs nothing.
 set -euo pipefail
 packages=(build-essential cmake ninja-build git pkg-config dpkg-dev
-          libgtest-dev libgmock-dev libbenchmark-dev
-          liblapacke-dev liblapack-dev libopenblas-dev libfftw3-dev
+          libgtest-dev libgmock-dev
+          liblapacke-dev liblapack-dev libopenblas-dev
           python3-matplotlib python3-neuron)
 missing=()
 for p in "${packages[@]}"; do

@@ -6,12 +6,14 @@
 # Each test process runs OMP_NUM_THREADS threads (2 by default), so ctest runs nproc / that many
 # at once (--jobs overrides): OpenMP teams wait for each other at barriers, and two processes
 # sharing the cores make every such wait a time slice. Measured on the 2-core CI machine
-# (2026-11-26, 1,826 tests): 683 s with -j 2, 280 s with -j 1.
+# (2026-11-26, commit db0b175, 1,826 tests, `ctest -j 2` and `ctest -j 1` in build/
+# with OMP_NUM_THREADS=2): 683 s with -j 2, 280 s with -j 1.
 #
 # usage: scripts/test.sh [--backend host|cuda] [--arch sm_90] [--jobs N] [ctest options...]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 threads=${OMP_NUM_THREADS:-2}
+[[ $threads =~ ^[1-9][0-9]*$ ]] || { echo "test.sh: OMP_NUM_THREADS must be a positive number, not '$threads'" >&2; exit 2; }
 jobs=$(( $(nproc) / threads ))
 ((jobs >= 1)) || jobs=1
 backend=host arch=sm_90 extra=()

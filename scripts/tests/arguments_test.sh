@@ -65,6 +65,8 @@ expect 2 "unsupported --arch 'sm_99'" bash "$build_kokkos" --backend cuda --arch
 expect 2 "unknown backend 'gpu'" bash "$build_kokkos" --backend gpu --deps "$deps"
 
 
+expect 2 "OMP_NUM_THREADS must be a positive number, not '0'" env OMP_NUM_THREADS=0 bash "$test"
+
 # setup.sh --help prints its comment block and nothing of the code after it.
 help=$(bash "$setup" --help 2>&1) || true
 if [[ $help != *"usage: scripts/setup.sh"* || $help == *"set -euo"* || $help == *"repo="* ]]; then
