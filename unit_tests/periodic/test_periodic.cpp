@@ -8,6 +8,7 @@
 
 #include <tridiag/algorithms/periodic/periodic_solve.hpp>
 
+#include "allocation_counter.hpp"
 #include "periodic/dense_periodic_oracle.hpp"
 #include "test_support.hpp"
 
@@ -276,8 +277,14 @@ TYPED_TEST(PeriodicSolve, InPlaceAndWithWorkspaceGiveTheSameBits) {
   typename TypeParam::exec exec;
   for (int repeat = 0; repeat < 2; ++repeat) {  // in place, twice: same rhs each time
     upload(h.d, sys.rhs);
-    periodic::solve(exec, const_matrix, sys.rhs, sys.rhs, {}, work);
-    exec.fence();
+    int allocations = -1;
+    {
+      const AllocationCounter counter;  // a solve that ignored the workspace would allocate its own
+      periodic::solve(exec, const_matrix, sys.rhs, sys.rhs, {}, work);
+      exec.fence();
+      allocations = counter.count();
+    }
+    EXPECT_EQ(allocations, 0) << "repeat " << repeat << ": the solve allocated despite its workspace";
     const auto x = download(sys.rhs);
     ASSERT_EQ(std::memcmp(x.data(), reference.x.data(), x.size() * sizeof(S)), 0) << "repeat " << repeat;
   }
