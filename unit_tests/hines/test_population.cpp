@@ -2,7 +2,9 @@
 // population against the host loop of assemble_backward_euler + the long-double sequential
 // oracle (reference_hines.hpp), step by step, on two shared cells, backward Euler and
 // Crank-Nicolson; both packings give the same
-// bits; neurons of one morphology give bitwise identical traces; an HH soma rests near -65 mV
+// bits; neurons of one morphology give bitwise identical traces; with HH at the soma, neurons of
+// two cells in one population, under either packing, give the bits of a one-neuron population
+// of their own cell (backward Euler and Crank-Nicolson, through spikes); an HH soma rests near -65 mV
 // and spikes only when clamped above threshold; the recording's times and buffering; bad input.
 
 #include <algorithm>
@@ -116,6 +118,78 @@ TYPED_TEST(HinesPopulation, NeuronsOfOneMorphologyGiveIdenticalTraces) {
   ASSERT_EQ(r.soma_mV.size(), 6u);
   for (int k = 2; k < 6; ++k) EXPECT_TRUE(r.soma_mV[k] == r.soma_mV[k % 2]) << "neuron " << k;
   EXPECT_FALSE(r.soma_mV[0] == r.soma_mV[1]);
+}
+
+/// Six neurons over the two cells (not round robin, so that the padded batch's order, largest
+/// first, is not the neurons'), each clamped differently, with HH at the soma for 15 ms: both
+/// packings give the same bits, and every neuron's soma trace and final V equal those of a
+/// one-neuron population of its own cell (so a mix-up of the morphologies' soma rows in one
+/// packing, or in both, fails). Bitwise: these cells' trunks are short enough that Automatic
+/// never splits them (hines_solve.hpp), so every batch runs the same operations per neuron.
+template <class Config>
+void expect_hh_population_matches_one_neuron_populations(hines::TimeScheme scheme) {
+  PopulationOptions o;
+  o.scheme = scheme;
+  o.hh_at_soma = true;
+  const std::vector<int> morphology_of = {1, 0, 0, 1, 0, 1};
+  const std::vector<CurrentClamp> clamps = {{1.0, 2.0, 10.0}, {1.0, 2.0, 10.0}, {0.5, 0.5, 14.0},
+                                            {2.0, 5.0, 8.0},  {-0.3, 1.0, 5.0}, {0.0, 0.0, 0.0}};
+  const int neurons = static_cast<int>(morphology_of.size());
+  const long steps = std::lround(15 / o.dt_ms);
+
+  struct Run {
+    hines::Recording recording;
+    std::vector<std::vector<double>> v;  // final V per neuron
+  };
+  auto run = [&](const std::vector<CompartmentalCell>& cells, const std::vector<int>& ids,
+                 const std::vector<CurrentClamp>& cl, Packing packing) {
+    o.packing = packing;
+    PopulationOf<Config> pop(typename Config::exec(), cells, ids, cl, o);
+    std::vector<index_type> all(ids.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) all[k] = static_cast<index_type>(k);
+    pop.record(all, 1, 64);
+    pop.advance(steps / 3);
+    pop.advance(steps - steps / 3);
+    Run r;
+    r.recording = pop.recording();
+    for (std::size_t k = 0; k < ids.size(); ++k) r.v.push_back(pop.voltages(static_cast<index_type>(k)));
+    return r;
+  };
+
+  std::vector<Run> alone;  // neuron k alone, in a population of its own cell
+  for (int k = 0; k < neurons; ++k)
+    alone.push_back(run({two_cells()[morphology_of[k]]}, {0}, {clamps[k]}, Packing::padded));
+  // The clamps drive the somas through spikes, and the unclamped neuron rests: a test whose
+  // neurons all stay near rest would not exercise the gates.
+  for (int k : {0, 1, 3}) {
+    const auto& trace = alone[k].recording.soma_mV[0];
+    EXPECT_GT(*std::max_element(trace.begin(), trace.end()), 0.0) << "neuron " << k << " did not spike";
+  }
+  const auto& resting = alone[5].recording.soma_mV[0];
+  EXPECT_LT(*std::max_element(resting.begin(), resting.end()), -64.0);
+
+  std::vector<Run> per_packing;
+  for (Packing packing : {Packing::padded, Packing::per_morphology}) {
+    SCOPED_TRACE(packing == Packing::padded ? "padded" : "per_morphology");
+    per_packing.push_back(run(two_cells(), morphology_of, clamps, packing));
+    const Run& got = per_packing.back();
+    ASSERT_EQ(got.recording.t_ms.size(), static_cast<std::size_t>(steps + 1));
+    EXPECT_TRUE(got.recording.t_ms == alone[0].recording.t_ms);
+    for (int k = 0; k < neurons; ++k) {
+      EXPECT_TRUE(got.recording.soma_mV[k] == alone[k].recording.soma_mV[0])
+          << "neuron " << k << " (morphology " << morphology_of[k] << "): soma trace differs from its own population's";
+      EXPECT_TRUE(got.v[k] == alone[k].v[0]) << "neuron " << k << ": final V differs from its own population's";
+    }
+  }
+  EXPECT_TRUE(per_packing[0].recording.soma_mV == per_packing[1].recording.soma_mV);
+  EXPECT_TRUE(per_packing[0].v == per_packing[1].v);
+}
+
+TYPED_TEST(HinesPopulation, HodgkinHuxleyMixedMorphologiesMatchOneNeuronPopulations) {
+  for (const auto scheme : {hines::TimeScheme::backward_euler, hines::TimeScheme::crank_nicolson}) {
+    SCOPED_TRACE(hines::name(scheme));
+    expect_hh_population_matches_one_neuron_populations<TypeParam>(scheme);
+  }
 }
 
 TYPED_TEST(HinesPopulation, HodgkinHuxleySomaSpikesAboveThresholdAndRestsWithout) {
