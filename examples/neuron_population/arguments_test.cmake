@@ -1,6 +1,7 @@
 # ctest of tridiag-neurons' command line: --help, bad option values (exit status 2 and a message
-# naming the option, before any cell is read) and a morphology that cannot be discretised (exit
-# status 1, the message naming the file). Variables: EXE, WORK (a scratch folder).
+# naming the option, before any cell is read), --tstop a whole number of --dt steps to rounding
+# only, the setup line's numbers, and a morphology that cannot be discretised (exit status 1, the
+# message naming the file). Variables: EXE, WORK (a scratch folder).
 function(expect_run expected_code expected_text)
   execute_process(COMMAND "${EXE}" ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
   string(FIND "${output}${errors}" "${expected_text}" at)
@@ -35,9 +36,21 @@ file(WRITE "${WORK}/cells/zero_length.swc" "1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 
 expect_run(1 "zero_length.swc: hines::discretize" --morphologies "${WORK}/cells" --neurons 2 --tstop 1 --no-plot
            --out "${WORK}/out")
 
+# A whole number of steps to rounding only: half a step off is not whole at 10^9 steps either (the
+# tolerance was 1e-9 x the step count: 0.5 steps passed from 5 x 10^8 steps on, and the message
+# printed 10 digits, "1000000000"); 7e8 / 0.7, one rounding off 10^9, is whole (exit status 1: the
+# options pass, the folder is missing).
+expect_run(2 "--tstop 1000000000.5 is not a whole number of --dt 1 steps (1000000000.5)"
+           --tstop 1000000000.5 --dt 1 --morphologies "${WORK}/none" --out "${WORK}/half_step_out")
+expect_run(1 "morphology folder ${WORK}/none does not exist"
+           --tstop 700000000 --dt 0.7 --morphologies "${WORK}/none" --out "${WORK}/rounded_steps_out")
+# The setup line gives dt and the end time to every digit (%g printed 0.123457 and 0.246913).
+file(WRITE "${WORK}/small/cell.swc" "1 1 0 0 0 5 -1\n2 3 0 5 0 1 1\n3 3 0 15 0 1 2\n")
+expect_run(0 "dt 0.1234567 ms, 2 steps to 0.2469134 ms" --morphologies "${WORK}/small" --neurons 1 --tstop 0.2469134
+           --dt 0.1234567 --no-plot --out "${WORK}/precise_out")
+
 # An output that cannot be written fails before the run, not after it: traces.csv is a folder
 # here (unwritable to root too). Before, the whole simulation ran and then "could not write".
-file(WRITE "${WORK}/small/cell.swc" "1 1 0 0 0 5 -1\n2 3 0 5 0 1 1\n3 3 0 15 0 1 2\n")
 file(MAKE_DIRECTORY "${WORK}/blocked/traces.csv")
 execute_process(COMMAND "${EXE}" --morphologies "${WORK}/small" --neurons 2 --tstop 1 --no-plot --out "${WORK}/blocked"
                 RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)

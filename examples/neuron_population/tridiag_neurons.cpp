@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -127,10 +128,18 @@ void print_help() {
       TRIDIAG_MORPHOLOGIES_DIR);
 }
 
-/// A value as the user would write it (no trailing zeros).
+/// A value as the user would write it: the fewest significant digits that give back the same double
+/// (0.1, not 0.10000000000000001; 1000000000.5, which 10 digits printed as 1000000000), and no
+/// exponent for a whole number below 10^17 (10, not 1e+01).
 std::string format_number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", x);
+  char text[40];
+  int digits = 1;
+  for (;; ++digits) {
+    std::snprintf(text, sizeof text, "%.*e", digits - 1, x);
+    if (digits == 17 || std::strtod(text, nullptr) == x) break;
+  }
+  const int exponent = std::atoi(std::strchr(text, 'e') + 1);
+  std::snprintf(text, sizeof text, "%.*g", std::max(digits, std::min(exponent + 1, 17)), x);
   return text;
 }
 
@@ -189,8 +198,11 @@ Settings parse_arguments(int argc, char** argv) {
   if (s.tstop_ms / s.dt_ms > 1e12) usage_error("--tstop / --dt gives more than 10^12 steps");
   // A whole number of steps (to rounding), so that the run ends at --tstop and not a step before
   // or after it (NEURON's tstop = 100 with dt = 0.025 is 4000 steps; 1 ms with dt 0.4 is not whole).
+  // Rounding only: --tstop, --dt and their quotient are each rounded to a double, about
+  // 1.5 DBL_EPSILON of the quotient in all. A tolerance of 1e-9 x step_count, as before, passed
+  // half a step off from 5 x 10^8 steps on.
   const double step_count = s.tstop_ms / s.dt_ms;
-  if (std::fabs(step_count - std::round(step_count)) > 1e-9 * std::max(1.0, step_count))
+  if (std::fabs(step_count - std::round(step_count)) > 1e-9 + 8 * DBL_EPSILON * step_count)
     usage_error("--tstop " + format_number(s.tstop_ms) + " is not a whole number of --dt " +
                 format_number(s.dt_ms) + " steps (" + format_number(step_count) + ")");
   if (s.amp_min_nA > s.amp_max_nA)
@@ -303,11 +315,12 @@ int main(int argc, char** argv) {
 
     const long steps = std::lround(s.tstop_ms / s.dt_ms);  // whole: parse_arguments checked
     std::printf("tridiag-neurons: %ld neurons of %d morphologies (%s), %ld matrix rows in all (largest cell %ld),\n"
-                "  %s, clamp %.3g..%.3g nA at %g ms for %g ms, dt %g ms, %ld steps to %g ms,\n"
+                "  %s, clamp %.3g..%.3g nA at %g ms for %g ms, dt %s ms, %ld steps to %s ms,\n"
                 "  Kokkos %s, %d batch(es), setup %.2f s\n",
                 s.neurons, M, s.morphologies.c_str(), rows, largest,
                 s.hh ? "Hodgkin-Huxley soma sections, passive elsewhere" : "passive membrane", s.amp_min_nA, s.amp_max_nA,
-                s.delay_ms, s.dur_ms, s.dt_ms, steps, steps * s.dt_ms, Exec::name(), population.groups(), setup_s);
+                s.delay_ms, s.dur_ms, format_number(s.dt_ms).c_str(), steps,
+                format_number(steps * s.dt_ms).c_str(), Exec::name(), population.groups(), setup_s);
     std::fflush(stdout);
 
     // Time loop: chunks of about 1% of the run, fenced for the progress bar.
