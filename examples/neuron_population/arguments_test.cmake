@@ -1,9 +1,13 @@
 # ctest of tridiag-neurons' command line: --help, bad option values (exit status 2 and a message
-# naming the option, before any cell is read), --tstop a whole number of --dt steps to rounding
-# only, the setup line's numbers, and a morphology that cannot be discretised (exit status 1, the
-# message naming the file). Variables: EXE, WORK (a scratch folder).
+# naming the option, before any cell is read; an option is no value), --tstop a whole number of
+# --dt steps to rounding only, the setup line's numbers, and a morphology that cannot be
+# discretised (exit status 1, the message naming the file). Variables: EXE, WORK (a scratch
+# folder, also the runs' current folder: what a wrong run writes there stays out of the build tree).
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
 function(expect_run expected_code expected_text)
-  execute_process(COMMAND "${EXE}" ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  execute_process(COMMAND "${EXE}" ${ARGN} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE code OUTPUT_VARIABLE output
+                  ERROR_VARIABLE errors)
   string(FIND "${output}${errors}" "${expected_text}" at)
   if(NOT code EQUAL expected_code OR at EQUAL -1)
     message(FATAL_ERROR "tridiag-neurons ${ARGN}: exit status ${code} (expected ${expected_code}), "
@@ -24,12 +28,16 @@ expect_run(2 "--record-every must lie in" --record-every 0)
 expect_run(2 "--record-per-morphology must lie in" --record-per-morphology 4294967296)
 expect_run(2 "more than 10^12 steps" --dt 1e-300)
 expect_run(2 "unknown option --neuron" --neuron 5)
+expect_run(2 "unknown option --neuron" --neuron)
+# An option is no value: --out took --hh for its folder (and the run went on, passive).
+expect_run(2 "--out needs a value, not the option --hh" --out --hh --morphologies "${WORK}/none")
+expect_run(2 "--morphologies needs a value, not the option --no-plot" --morphologies --no-plot)
+expect_run(2 "--tstop needs a value, not the option --dt" --tstop --dt 0.1)
 expect_run(2 "--tstop 1 is not a whole number of --dt 0.4 steps (2.5)" --tstop 1 --dt 0.4)
 expect_run(2 "--tstop 10 is not a whole number of --dt 30 steps" --tstop 10 --dt 30)
 expect_run(2 "--amp-min 0.5 exceeds --amp-max 0.1 (its default)" --amp-min 0.5)
 expect_run(2 "--amp-min 2 exceeds --amp-max 1" --amp-min 2 --amp-max 1)
 
-file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}/cells")
 # A three-point soma and a dendrite of zero length: read fine, cannot be discretised.
 file(WRITE "${WORK}/cells/zero_length.swc" "1 1 0 0 0 5 -1\n2 1 0 -5 0 5 1\n3 1 0 5 0 5 1\n4 3 0 5 0 1 3\n5 3 0 5 0 1 4\n")

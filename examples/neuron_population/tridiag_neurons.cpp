@@ -160,7 +160,15 @@ Settings parse_arguments(int argc, char** argv) {
       s.plot = false;
       continue;
     }
+    // The options that take a value; any other is unknown, whatever follows it.
+    static const char* const with_value[] = {"--neurons", "--tstop", "--dt", "--out", "--morphologies", "--amp-min",
+                                             "--amp-max", "--delay", "--dur", "--record-per-morphology",
+                                             "--record-every"};
+    if (std::find(std::begin(with_value), std::end(with_value), arg) == std::end(with_value))
+      usage_error("unknown option " + arg);
+    // An option is no value: `--out --hh` took --hh for the output folder (and ran passive).
     if (i + 1 >= argc) usage_error(arg + " needs a value");
+    if (std::strncmp(argv[i + 1], "--", 2) == 0) usage_error(arg + " needs a value, not the option " + argv[i + 1]);
     const std::string value = argv[++i];
     auto number = [&] {
       char* end = nullptr;
