@@ -1,8 +1,9 @@
 # ctest of tridiag-neurons' command line: --help, bad option values (exit status 2 and a message
 # naming the option, before any cell is read; an option is no value), --tstop a whole number of
-# --dt steps to rounding only, the setup line's numbers, and a morphology that cannot be
-# discretised (exit status 1, the message naming the file). Variables: EXE, WORK (a scratch
-# folder, also the runs' current folder: what a wrong run writes there stays out of the build tree).
+# --dt steps to rounding only, the setup line's numbers, --kokkos-help (no run), and a morphology
+# that cannot be discretised (exit status 1, the message naming the file). Variables: EXE, WORK (a
+# scratch folder, also the runs' current folder: what a wrong run writes there stays out of the
+# build tree).
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 function(expect_run expected_code expected_text)
@@ -104,3 +105,16 @@ if(EXISTS "${WORK}/stale_out/traces.png")
   message(FATAL_ERROR "--no-plot left an earlier run's ${WORK}/stale_out/traces.png beside the new traces.csv")
 endif()
 message("ok: an earlier run's traces.png removed")
+
+# --kokkos-help prints Kokkos' options and simulates nothing. Before, the run followed: here a
+# one-neuron run that wrote traces.csv; without options, the default 10,000 neurons for 100 ms.
+execute_process(COMMAND "${EXE}" --kokkos-help --morphologies "${WORK}/small" --neurons 1 --tstop 0.05 --no-plot
+                        --out "${WORK}/kokkos_help_out"
+                WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+string(FIND "${output}${errors}" "--kokkos-help" listed)
+string(FIND "${output}${errors}" "wall time" ran)
+if(NOT code EQUAL 0 OR listed EQUAL -1 OR NOT ran EQUAL -1 OR EXISTS "${WORK}/kokkos_help_out/traces.csv")
+  message(FATAL_ERROR "tridiag-neurons --kokkos-help: exit status ${code} (expected 0), expected Kokkos' options "
+                      "and no run (no 'wall time', no ${WORK}/kokkos_help_out/traces.csv) in:\n${output}${errors}")
+endif()
+message("ok: --kokkos-help -> ${code}, nothing simulated")

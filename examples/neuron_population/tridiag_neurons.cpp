@@ -124,7 +124,8 @@ void print_help() {
       "  --out DIR                  output folder (default: the current one)\n"
       "  --no-plot                  no PNG\n"
       "  --kokkos-...               Kokkos's own options, e.g. --kokkos-threads=16 (Kokkos 3.x, the bundled\n"
-      "                             one; --kokkos-num-threads=16 from Kokkos 4), or set OMP_NUM_THREADS\n",
+      "                             one; --kokkos-num-threads=16 from Kokkos 4), or set OMP_NUM_THREADS;\n"
+      "                             --kokkos-help lists them and simulates nothing\n",
       TRIDIAG_MORPHOLOGIES_DIR);
 }
 
@@ -265,12 +266,19 @@ void progress(double fraction, double t_ms, double seconds) {
 
 int main(int argc, char** argv) {
   // Before Kokkos starts: Kokkos 3.4 would print its own help page for --help too.
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+  bool kokkos_help = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
       print_help();
       return 0;
     }
+    // Kokkos prints its options in initialize() and takes the flag out of argv: seen here.
+    kokkos_help = kokkos_help || arg == "--kokkos-help" || arg.rfind("--kokkos-help=", 0) == 0;
+  }
   Kokkos::ScopeGuard kokkos(argc, argv);  // takes its --kokkos-* options out of argv first
+  // Kokkos' help only: the default run (10,000 neurons for 100 ms) followed it.
+  if (kokkos_help) return 0;
   const Settings s = parse_arguments(argc, argv);
   try {
     using Exec = Kokkos::DefaultExecutionSpace;
