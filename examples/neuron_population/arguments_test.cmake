@@ -3,12 +3,15 @@
 # --dt steps to rounding only, the setup line's numbers, --kokkos-help (no run), and a morphology
 # that cannot be discretised (exit status 1, the message naming the file). Variables: EXE, WORK (a
 # scratch folder, also the runs' current folder: what a wrong run writes there stays out of the
-# build tree).
+# build tree). A CUDA build on a machine without a GPU checks the options, then skips the rest
+# (exit status 77 where a run needs the device, skip_without_gpu.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/skip_without_gpu.cmake")
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 function(expect_run expected_code expected_text)
   execute_process(COMMAND "${EXE}" ${ARGN} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE code OUTPUT_VARIABLE output
                   ERROR_VARIABLE errors)
+  skip_without_gpu("${code}" "${output}${errors}")
   string(FIND "${output}${errors}" "${expected_text}" at)
   if(NOT code EQUAL expected_code OR at EQUAL -1)
     message(FATAL_ERROR "tridiag-neurons ${ARGN}: exit status ${code} (expected ${expected_code}), "
@@ -63,6 +66,7 @@ expect_run(0 "dt 0.1234567 ms, 2 steps to 0.2469134 ms" --morphologies "${WORK}/
 file(MAKE_DIRECTORY "${WORK}/blocked/traces.csv")
 execute_process(COMMAND "${EXE}" --morphologies "${WORK}/small" --neurons 2 --tstop 1 --no-plot --out "${WORK}/blocked"
                 RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+skip_without_gpu("${code}" "${output}${errors}")
 string(FIND "${output}${errors}" "cannot write ${WORK}/blocked/traces.csv" named)
 string(FIND "${output}${errors}" "wall time" ran)
 if(NOT code EQUAL 1 OR named EQUAL -1 OR NOT ran EQUAL -1)
@@ -111,6 +115,7 @@ message("ok: an earlier run's traces.png removed")
 execute_process(COMMAND "${EXE}" --kokkos-help --morphologies "${WORK}/small" --neurons 1 --tstop 0.05 --no-plot
                         --out "${WORK}/kokkos_help_out"
                 WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+skip_without_gpu("${code}" "${output}${errors}")
 string(FIND "${output}${errors}" "--kokkos-help" listed)
 string(FIND "${output}${errors}" "wall time" ran)
 if(NOT code EQUAL 0 OR listed EQUAL -1 OR NOT ran EQUAL -1 OR EXISTS "${WORK}/kokkos_help_out/traces.csv")

@@ -3,9 +3,12 @@
 # matplotlib, that the last sample is at TSTOP and, with --hh, that a soma spikes. Variables: EXE,
 # OUT, PYTHON, ARGS (a ;-list), TSTOP (ms, the run's --tstop). The output goes to a folder of OUT
 # whose name has a space, quotes and a dollar sign: the plot script gets its paths as they are.
+# Skipped where a CUDA build finds no GPU (exit status 77, skip_without_gpu.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/skip_without_gpu.cmake")
 file(REMOVE_RECURSE "${OUT}")
 set(OUT "${OUT}/odd \"name\" $HOME")
 execute_process(COMMAND "${EXE}" ${ARGS} --out "${OUT}" RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+skip_without_gpu("${code}" "${output}${errors}")
 message("${output}")
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "tridiag-neurons exited with ${code}: ${errors}")

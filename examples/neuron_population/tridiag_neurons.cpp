@@ -41,6 +41,7 @@
 #include <tridiag/algorithms/hines/discretization.hpp>
 #include <tridiag/algorithms/hines/population.hpp>
 #include <tridiag/algorithms/hines/swc.hpp>
+#include <tridiag/core/version.hpp>
 
 #ifndef TRIDIAG_MORPHOLOGIES_DIR
 #define TRIDIAG_MORPHOLOGIES_DIR "../shared/morphologies"
@@ -153,6 +154,7 @@ Settings parse_arguments(int argc, char** argv) {
   Settings s;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg.compare(0, 9, "--kokkos-") == 0) continue;  // Kokkos::initialize reads these
     if (arg == "--hh") {
       s.hh = true;
       continue;
@@ -276,10 +278,19 @@ int main(int argc, char** argv) {
     // Kokkos prints its options in initialize() and takes the flag out of argv: seen here.
     kokkos_help = kokkos_help || arg == "--kokkos-help" || arg.rfind("--kokkos-help=", 0) == 0;
   }
-  Kokkos::ScopeGuard kokkos(argc, argv);  // takes its --kokkos-* options out of argv first
+  // Before Kokkos starts too (its --kokkos-* options skipped), as tridiag-bench does: a bad option
+  // is exit status 2 also where Kokkos cannot start.
+  const Settings s = parse_arguments(argc, argv);
+  // A CUDA build on a machine without a usable GPU: Kokkos::initialize would abort
+  // (cudaErrorInsufficientDriver without a driver). Exit status 77 instead, which the example's
+  // tests count as skipped (SKIP_RETURN_CODE 77).
+  if (const std::string missing = tridiag::missing_device_reason(); !missing.empty()) {
+    std::fprintf(stderr, "tridiag-neurons: %s: nothing simulated\n", missing.c_str());
+    return 77;
+  }
+  Kokkos::ScopeGuard kokkos(argc, argv);
   // Kokkos' help only: the default run (10,000 neurons for 100 ms) followed it.
   if (kokkos_help) return 0;
-  const Settings s = parse_arguments(argc, argv);
   try {
     using Exec = Kokkos::DefaultExecutionSpace;
     fs::create_directories(s.out);  // now, so that an unusable folder fails before the run
