@@ -185,6 +185,28 @@ HostBatch<R> make_host_batch(index_type systems, index_type rows, MatrixKind kin
   return h;
 }
 
+/// Implicit diffusion through a high-contrast medium: rows (-k_i, k_i + k_{i+1}, -k_{i+1}) with
+/// k log-uniform in 10^[-3, 3], right-hand sides in [-1, 1]. Symmetric positive definite and only
+/// weakly diagonally dominant (strictly in the end rows): PCR-based solvers lose backward
+/// stability on them (docs/numerics.md).
+template <class R>
+HostBatch<R> make_high_contrast_diffusion(index_type systems, index_type rows, std::uint64_t seed) {
+  HostBatch<R> h{systems, rows, {}, {}, {}, {}};
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> k(static_cast<std::size_t>(rows + 1));
+  for (index_type s = 0; s < systems; ++s) {
+    for (auto& v : k) v = std::pow(10.0, 3.0 * u(gen));
+    for (index_type i = 0; i < rows; ++i) {
+      h.a.push_back(R(-k[i]));
+      h.b.push_back(R(k[i] + k[i + 1]));
+      h.c.push_back(R(-k[i + 1]));
+      h.d.push_back(R(u(gen)));
+    }
+  }
+  return h;
+}
+
 /// Copies one host vector (flat) into a BatchVector of any layout / memory space.
 template <class R, class Scalar, class Layout, class Memory>
 void upload(const std::vector<R>& flat, const BatchVector<Scalar, Layout, Memory>& v) {

@@ -1,6 +1,7 @@
 #pragma once
-// One thread's share of the partitioned solver (the Thomas/PCR hybrid of Laszlo, Giles and
-// Appleyard, "Manycore algorithms for batch scalar and block tridiagonal solvers", ACM TOMS 2016):
+// One thread's share of the partitioned solver (after the Thomas/PCR hybrid of Laszlo, Giles and
+// Appleyard, "Manycore algorithms for batch scalar and block tridiagonal solvers", ACM TOMS 2016;
+// tridiag solves the interface by cyclic reduction instead of PCR, for stability):
 // a chunk of m >= 2 consecutive rows [k0, k0 + m) of one system is reduced by a modified Thomas
 // pass so that every row depends only on the chunk's first and last unknowns:
 //     row 0:        alpha_0 x(k0-1) + x(k0)   + gamma_0 x(k0+m-1) = delta_0

@@ -7,11 +7,15 @@
 // One cyclic-reduction step substitutes every first unknown from its first row into the last
 // rows, which leaves P rows (one per thread) tridiagonal in the last unknowns:
 //     A x(last_{t-1}) + B x(last_t) + C x(last_{t+1}) = D,
-// solved by parallel cyclic reduction in ceil(log2 P) steps with rows kept normalised (B = 1),
-// so that a step moves three values per neighbour. Each thread then recovers its first unknown
-// from its first row and its neighbour's last unknown. 2 + 2 ceil(log2 P) exchanges in all
-// (lane_exchange.hpp), against 2 ceil(log2 2P) two-row steps for PCR on all 2P interface rows.
-// Stable for diagonally dominant matrices (every reduced system of one is diagonally dominant).
+// solved by cyclic reduction (solve_reduced_rows) with rows kept normalised (B = 1): ceil(log2 P)
+// reduction levels that move three values per neighbour, then as many substitution levels that
+// move one. Each thread then recovers its first unknown from its first row and its neighbour's
+// last unknown. 2 + 2 ceil(log2 P) exchanges in all (lane_exchange.hpp), the last log2 P of one
+// value each.
+// Stability: the chunk elimination and cyclic reduction are Gaussian elimination without
+// pivoting in another order, backward stable for diagonally dominant and SPD matrices, weakly
+// dominant ones included. Parallel cyclic reduction, used here before, is not: on high-contrast
+// diffusion matrices its backward error grew with the conditioning (docs/numerics.md).
 
 #include <tridiag/algorithms/partitioned/lane_exchange.hpp>
 #include <tridiag/core/breakdown.hpp>
@@ -27,8 +31,8 @@ struct ChunkEnds {
 
 /// One reduction step on a row with unit diagonal: its neighbours `lower` (the row whose unknown
 /// is coupled through r.a) and `upper` (through r.c) substituted, the result normalised again.
-/// Sets failed when the pivot is unusable. Serves PCR steps and the cyclic-reduction step of a
-/// chunk: reduce_row(last row, own first row, next chunk's first row) is the chunk's row in the
+/// Sets failed when the pivot is unusable. Serves the reduction levels of solve_reduced_rows and
+/// the cyclic-reduction step of a chunk: reduce_row(last row, own first row, next chunk's first row) is the chunk's row in the
 /// last unknowns.
 template <class Matrix, class Value>
 KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> reduce_row(const InterfaceRow<Matrix, Value>& r,
@@ -39,6 +43,42 @@ KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> reduce_row(const Interfa
   if (!tridiag::impl::usable_pivot(w)) failed = true;
   const Matrix inv = Matrix(1) / w;
   return {-r.a * lower.a * inv, -r.c * upper.c * inv, (r.d - r.a * lower.d - r.c * upper.d) * inv};
+}
+
+/// Solves P rows with unit diagonal, row t held by thread t and coupled to rows t - 1 and t + 1
+/// (the first row's lower and the last row's upper coupling are ignored), by cyclic reduction.
+/// Returns this thread's unknown. Collective: every thread of the team calls it with the same P
+/// (threads outside a system with any row; their result is meaningless). With 1-based row
+/// numbers i = t + 1, level s (1, 2, 4, ...) reduces the rows that 2s divides with rows i - s and
+/// i + s; substitution then solves, from the top level down, the rows with i mod 2s = s from
+/// x(i - s) and x(i + s), both solved at a higher level (or outside the system: 0).
+template <class Exchange, class Matrix, class Value>
+KOKKOS_INLINE_FUNCTION Value solve_reduced_rows(const Exchange& ex, int t, int P, InterfaceRow<Matrix, Value> r,
+                                                bool& failed) {
+  using Row = InterfaceRow<Matrix, Value>;
+  const Row zero{Matrix(0), Matrix(0), Value(0)};
+  const int i = t + 1;
+  int top = 1;
+  for (; top < P; top *= 2) {
+    Row lower, upper;
+    ex.neighbours(r, top, lower, upper);
+    if (i % (2 * top) == 0) {
+      if (t + top >= P) upper = zero;
+      r = reduce_row(r, lower, upper, failed);  // t - top >= 0 here: i >= 2 top
+    }
+  }
+  // The top level's row (i = top, only when P is a power of two) has no neighbour in the system.
+  Value x = i == top ? r.d : Value(0);
+  for (int s = top / 2; s >= 1; s /= 2) {
+    Value lower, upper;
+    ex.neighbour_values(x, s, lower, upper);
+    if (i % (2 * s) == s) {
+      if (t - s < 0) lower = Value(0);
+      if (t + s >= P) upper = Value(0);
+      x = r.d - r.a * lower - r.c * upper;
+    }
+  }
+  return x;
 }
 
 /// Solves the interface system; every thread of the team calls it (inactive threads with
@@ -56,16 +96,8 @@ KOKKOS_INLINE_FUNCTION bool solve_interface(const Exchange& ex, int t, int P, co
   // x(first_{t+1}) out of this chunk's last row.
   Row next = ex.next_row(f);
   if (t == P - 1) next = zero;
-  Row r = reduce_row(l, f, next, failed);
-  // Parallel cyclic reduction on the last unknowns.
-  for (int s = 1; s < P; s *= 2) {
-    Row lower, upper;
-    ex.neighbours(r, s, lower, upper);
-    if (t - s < 0) lower = zero;
-    if (t + s >= P) upper = zero;
-    r = reduce_row(r, lower, upper, failed);
-  }
-  x_last = r.d;
+  const Row r = reduce_row(l, f, next, failed);
+  x_last = solve_reduced_rows(ex, t, P, r, failed);
   Value x_before = ex.previous(x_last);
   if (t == 0) x_before = Value(0);
   x_first = f.d - f.a * x_before - f.c * x_last;

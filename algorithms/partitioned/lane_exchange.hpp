@@ -40,6 +40,12 @@ struct ShuffleExchange {
     upper.c = compat::shuffle_down(mine.c, s);
     upper.d = compat::shuffle_down(mine.d, s);
   }
+  /// v of threads t - s and t + s of the caller's system.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION void neighbour_values(const T& mine, int s, T& lower, T& upper) const {
+    lower = compat::shuffle_up(mine, s);
+    upper = compat::shuffle_down(mine, s);
+  }
   /// The row of thread t + 1.
   template <class Matrix, class Value>
   KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> next_row(const InterfaceRow<Matrix, Value>& mine) const {
@@ -104,6 +110,13 @@ struct ScratchExchange {
     const int lo = k + (rank - s >= 0 ? rank - s : rank), hi = k + (rank + s < team_size ? rank + s : rank);
     lower = {a[lo], c[lo], d[lo]};
     upper = {a[hi], c[hi], d[hi]};
+  }
+  KOKKOS_INLINE_FUNCTION void neighbour_values(const Value& mine, int s, Value& lower, Value& upper) const {
+    buffer = team_size - buffer;
+    d[buffer + rank] = mine;
+    member.team_barrier();
+    lower = d[buffer + (rank - s >= 0 ? rank - s : rank)];
+    upper = d[buffer + (rank + s < team_size ? rank + s : rank)];
   }
   KOKKOS_INLINE_FUNCTION InterfaceRow<Matrix, Value> next_row(const InterfaceRow<Matrix, Value>& mine) const {
     const int k = publish(mine);

@@ -8,7 +8,7 @@
 // system, shuffles, no barrier; docs/performance.md). Here every thread publishes its chunk's two
 // interface rows to team scratch (one barrier), lane j of the lower warp takes chunks 2j and 2j + 1,
 // does their cyclic-reduction steps and one more (the even last unknowns eliminated), solves the
-// remaining 32 rows by PCR with shuffles, and publishes the last unknowns and the system's failure
+// remaining 32 rows by cyclic reduction with shuffles, and publishes the last unknowns and the system's failure
 // codes (one barrier); every thread then solves its chunk's inner rows and flags an overflow there
 // (one barrier: the two warps' chunks are known only to their own threads): three team barriers
 // in all where the team scratch has room for the exchange beside the staging slabs, five where it
@@ -17,8 +17,8 @@
 // Notation as interface_solve.hpp: chunk t's rows f_t, l_t; R_t the row of the last unknowns
 // y_t = x(last_t) after the cyclic-reduction step. Lane j holds R_2j and R_2j+1; substituting
 // y_2j (from R_2j) and y_2j+2 (from lane j + 1's R_2j+2) into R_2j+1 leaves a row in the odd
-// unknowns y_2j-1, y_2j+1, y_2j+3: 32 rows, one per lane, coupled to neighbouring lanes as PCR
-// on a warp expects. Then y_2j = R_2j.d - R_2j.a y_2j-1 - R_2j.c y_2j+1.
+// unknowns y_2j-1, y_2j+1, y_2j+3: 32 rows, one per lane, coupled to neighbouring lanes as
+// solve_reduced_rows expects. Then y_2j = R_2j.d - R_2j.a y_2j-1 - R_2j.c y_2j+1.
 
 #include <Kokkos_Core.hpp>
 #include <climits>
@@ -124,16 +124,8 @@ KOKKOS_INLINE_FUNCTION PairedWarpsOutcome<Value> solve_interface_on_paired_warps
     Row r2{compat::shuffle_down(r0.a, 1), compat::shuffle_down(r0.c, 1), compat::shuffle_down(r0.d, 1)};
     if (j == 31) r2 = zero;
     Row q = reduce_row(r1, r0, r2, odd_failed);
-    // PCR on the 32 odd rows, one per lane.
-    const ShuffleExchange lanes{32};
-    for (int s = 1; s < 32; s *= 2) {
-      Row lower, upper;
-      lanes.neighbours(q, s, lower, upper);
-      if (j - s < 0) lower = zero;
-      if (j + s >= 32) upper = zero;
-      q = reduce_row(q, lower, upper, odd_failed);
-    }
-    const Value y_odd = q.d;
+    // The 32 odd rows, one per lane, by cyclic reduction over shuffles.
+    const Value y_odd = solve_reduced_rows(ShuffleExchange{32}, j, 32, q, odd_failed);
     Value y_before = compat::shuffle_up(y_odd, 1);  // y_2j-1
     if (j == 0) y_before = Value(0);
     const Value y_even = r0.d - r0.a * y_before - r0.c * y_odd;

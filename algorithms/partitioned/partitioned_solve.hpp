@@ -60,8 +60,8 @@ struct Options {
   int split_chunk_rows = 8;
   /// P = 64 on a GPU (two warps per system): the lower warp solves the interface system with
   /// shuffles after one exchange through team scratch (paired_warps_interface.hpp: 3 or 5 team
-  /// barriers); false: every PCR step through team scratch (lane_exchange.hpp: 15 barriers), for
-  /// comparison.
+  /// barriers); false: every interface level through team scratch (lane_exchange.hpp: a barrier
+  /// each), for comparison.
   bool paired_warps = true;
 };
 

@@ -13,10 +13,8 @@
 // choice inside one kernel body), and the complex right-hand side only on Flat.
 
 #include <cmath>
-#include <cstdint>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -264,27 +262,6 @@ TYPED_TEST(CyclicSolve, InPlaceGivesTheSameBits) {
   }
 }
 
-/// Implicit diffusion through a high-contrast medium: rows (-k_i, k_i + k_{i+1}, -k_{i+1}) with
-/// k log-uniform in 10^[-3, 3]. Symmetric positive definite and only weakly diagonally dominant
-/// (strictly in the end rows).
-template <class S>
-HostBatch<S> high_contrast_diffusion(index_type systems, index_type n, std::uint64_t seed) {
-  HostBatch<S> h{systems, n, {}, {}, {}, {}};
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> k(static_cast<std::size_t>(n + 1));
-  for (index_type s = 0; s < systems; ++s) {
-    for (auto& v : k) v = std::pow(10.0, 3.0 * u(gen));
-    for (index_type i = 0; i < n; ++i) {
-      h.a.push_back(S(-k[i]));
-      h.b.push_back(S(k[i] + k[i + 1]));
-      h.c.push_back(S(-k[i + 1]));
-      h.d.push_back(S(u(gen)));
-    }
-  }
-  return h;
-}
-
 // CR is backward stable on weakly dominant SPD matrices (it is Gaussian elimination in odd-even
 // order), and it is cyclic::solve's default. PCR and CR-PCR are not: on such matrices (k in
 // 10^[-3, 3], n = 200, double) their backward errors reached 3e6 and 1.2e3 eps with status 0
@@ -292,7 +269,7 @@ HostBatch<S> high_contrast_diffusion(index_type systems, index_type n, std::uint
 TYPED_TEST(CyclicSolve, CrIsTheDefaultAndBackwardStableOnHighContrastDiffusion) {
   using S = typename TypeParam::scalar;
   const index_type systems = 16, n = 200;
-  const auto h = high_contrast_diffusion<S>(systems, n, test_seed());
+  const auto h = make_high_contrast_diffusion<S>(systems, n, test_seed());
   const auto cr = solve_batch<TypeParam>(h, cyclic::Algorithm::cr);
   const long double bound = 8.0L * (n + 1) * eps_of<S>();
   for (index_type s = 0; s < systems; ++s) {
