@@ -51,7 +51,8 @@ struct TeamPCR {
   /// thread of the team calls invoke with the same arguments and gets the same status code:
   /// 0, or k > 0 when the reduced diagonal of row k (1-based) was zero, tiny or non-finite at the
   /// earliest step where any was (smallest such row), or -k when d (else x) is non-finite at row k.
-  /// A failed system's x is NaN.
+  /// A failed system's x is NaN. n must be at most impl::max_rows (2^24; cyclic::solve checks
+  /// it, a direct caller must: the failure key is an int), far above what team scratch holds.
   template <class Member, class A, class B, class C, class D, class X>
   KOKKOS_INLINE_FUNCTION static int invoke(const Member& member, index_type n, const A& a, const B& b, const C& c,
                                            const D& d, const X& x, void* scratch) {
