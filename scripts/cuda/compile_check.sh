@@ -14,6 +14,7 @@ cd "$repo"
 arch=${ARCH:-sm_90} jobs=$(nproc) deps=$repo/.deps fresh=0 kokkos_only=0
 while (($#)); do
   case "$1" in
+    --arch|--jobs|--deps) (($# >= 2)) || { echo "compile_check.sh: $1 needs a value" >&2; exit 2; } ;;&
     --arch) arch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --deps) deps=$(realpath -m "$2"); shift 2 ;;

@@ -20,6 +20,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 arch=sm_90 jobs=$(nproc) families=""
 while (($#)); do
   case "$1" in
+    --arch|--jobs|--tests) (($# >= 2)) || { echo "prepare_device_binaries.sh: $1 needs a value" >&2; exit 2; } ;;&
     --arch) arch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --tests) families=$2; shift 2 ;;

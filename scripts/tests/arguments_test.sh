@@ -67,6 +67,10 @@ expect 2 "unknown backend 'gpu'" bash "$build_kokkos" --backend gpu --deps "$dep
 
 expect 2 "OMP_NUM_THREADS must be a positive number, not '0'" env OMP_NUM_THREADS=0 bash "$test"
 
+# The CUDA development scripts' options: a missing value is a usage error before any work.
+expect 2 "compile_check.sh: --arch needs a value" bash "$here/cuda/compile_check.sh" --arch
+expect 2 "prepare_device_binaries.sh: --tests needs a value" bash "$here/cuda/prepare_device_binaries.sh" --tests
+
 # setup.sh --help prints its comment block and nothing of the code after it.
 help=$(bash "$setup" --help 2>&1) || true
 if [[ $help != *"usage: scripts/setup.sh"* || $help == *"set -euo"* || $help == *"repo="* ]]; then
