@@ -322,8 +322,7 @@ void pad(const ExecSpace& exec, const RaggedVector<SrcScalar, MemorySpace>& ragg
   tridiag::impl::require_apart("layouts::pad", "the padded batch", padded, "the ragged batch", ragged);
   require(ragged.systems() == padded.systems(), "layouts::pad", "ragged batch has ", ragged.systems(),
           " systems, padded batch ", padded.systems());
-  auto sizes = sizes_of(exec, ragged);
-  exec.fence();
+  auto sizes = sizes_of(exec, ragged);  // on exec, before the check's reduction on exec
   impl::check_padded_sizes("layouts::pad", exec, padded, sizes);
   const index_type nsys = padded.systems(), total = nsys * padded.rows();
   Kokkos::parallel_for(
@@ -341,8 +340,7 @@ void unpad(const ExecSpace& exec, const BatchVector<SrcScalar, Layout, MemorySpa
   tridiag::impl::require_apart("layouts::unpad", "the ragged batch", ragged, "the padded batch", padded);
   require(ragged.systems() == padded.systems(), "layouts::unpad", "ragged batch has ", ragged.systems(),
           " systems, padded batch ", padded.systems());
-  auto sizes = sizes_of(exec, ragged);
-  exec.fence();
+  auto sizes = sizes_of(exec, ragged);  // on exec, before the check's reduction on exec
   impl::check_padded_sizes("layouts::unpad", exec, padded, sizes);
   const index_type nsys = padded.systems(), total = nsys * padded.rows();
   Kokkos::parallel_for(

@@ -32,8 +32,8 @@ struct ChunkEnds {
 /// One reduction step on a row with unit diagonal: its neighbours `lower` (the row whose unknown
 /// is coupled through r.a) and `upper` (through r.c) substituted, the result normalised again.
 /// Sets failed when the pivot is unusable. Serves the reduction levels of solve_reduced_rows and
-/// the cyclic-reduction step of a chunk: reduce_row(last row, own first row, next chunk's first row) is the chunk's row in the
-/// last unknowns.
+/// the cyclic-reduction step of a chunk: reduce_row(last row, own first row, next chunk's first
+/// row) is the chunk's row in the last unknowns.
 template <class Matrix, class Value>
 KOKKOS_FORCEINLINE_FUNCTION InterfaceRow<Matrix, Value> reduce_row(const InterfaceRow<Matrix, Value>& r,
                                                                    const InterfaceRow<Matrix, Value>& lower,

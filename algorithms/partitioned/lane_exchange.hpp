@@ -107,28 +107,21 @@ struct ScratchExchange {
   KOKKOS_INLINE_FUNCTION void neighbours(const InterfaceRow<Matrix, Value>& mine, int s,
                                          InterfaceRow<Matrix, Value>& lower, InterfaceRow<Matrix, Value>& upper) const {
     const int k = publish(mine);
-    const int lo = k + (rank - s >= 0 ? rank - s : rank), hi = k + (rank + s < team_size ? rank + s : rank);
+    const int lo = k + lower_rank(s), hi = k + upper_rank(s);
     lower = {a[lo], c[lo], d[lo]};
     upper = {a[hi], c[hi], d[hi]};
   }
   KOKKOS_INLINE_FUNCTION void neighbour_values(const Value& mine, int s, Value& lower, Value& upper) const {
-    buffer = team_size - buffer;
-    d[buffer + rank] = mine;
-    member.team_barrier();
-    lower = d[buffer + (rank - s >= 0 ? rank - s : rank)];
-    upper = d[buffer + (rank + s < team_size ? rank + s : rank)];
+    const int k = publish_value(mine);
+    lower = d[k + lower_rank(s)];
+    upper = d[k + upper_rank(s)];
   }
   KOKKOS_INLINE_FUNCTION InterfaceRow<Matrix, Value> next_row(const InterfaceRow<Matrix, Value>& mine) const {
     const int k = publish(mine);
-    const int hi = k + (rank + 1 < team_size ? rank + 1 : rank);
+    const int hi = k + upper_rank(1);
     return {a[hi], c[hi], d[hi]};
   }
-  KOKKOS_INLINE_FUNCTION Value previous(const Value& v) const {
-    buffer = team_size - buffer;
-    d[buffer + rank] = v;
-    member.team_barrier();
-    return d[buffer + (rank > 0 ? rank - 1 : rank)];
-  }
+  KOKKOS_INLINE_FUNCTION Value previous(const Value& v) const { return d[publish_value(v) + lower_rank(1)]; }
   /// Ends with a barrier: after it the team may reuse all of the exchange's scratch.
   KOKKOS_INLINE_FUNCTION void system_min(int& u, int& v) const {
     const int ls = rank / P;
@@ -148,13 +141,22 @@ struct ScratchExchange {
   /// Writes this thread's row into the other buffer for the others to read, then waits for every
   /// thread's; returns the buffer's offset.
   KOKKOS_INLINE_FUNCTION int publish(const InterfaceRow<Matrix, Value>& mine) const {
+    const int next = team_size - buffer;
+    a[next + rank] = mine.a;
+    c[next + rank] = mine.c;
+    return publish_value(mine.d);
+  }
+  /// publish for d alone (the substitution levels exchange one value).
+  KOKKOS_INLINE_FUNCTION int publish_value(const Value& mine) const {
     buffer = team_size - buffer;
-    a[buffer + rank] = mine.a;
-    c[buffer + rank] = mine.c;
-    d[buffer + rank] = mine.d;
+    d[buffer + rank] = mine;
     member.team_barrier();
     return buffer;
   }
+  /// The ranks s below and above this thread's, clamped to its own outside the team (as a
+  /// shuffle returns the caller's own value; the callers ignore those).
+  KOKKOS_INLINE_FUNCTION int lower_rank(int s) const { return rank - s >= 0 ? rank - s : rank; }
+  KOKKOS_INLINE_FUNCTION int upper_rank(int s) const { return rank + s < team_size ? rank + s : rank; }
   /// The next 16-byte aligned block of `bytes` at p; advances p.
   KOKKOS_INLINE_FUNCTION static char* take(char*& p, std::size_t bytes) {
     char* q = p;
