@@ -1,13 +1,30 @@
-# CTest script: install the tridiag build tree into WORK_DIR/prefix, configure and build
-# examples/consumer against it with find_package(tridiag), run it (unless built for CUDA and no
-# GPU is present: then the test stops after configure + build with the message CTest reports as
-# Skipped, SKIP_REGULAR_EXPRESSION in examples/CMakeLists.txt).
+# CTest script: install the tridiag build tree into WORK_DIR/prefix, move it to
+# WORK_DIR/moved/prefix, configure and build examples/consumer against it with
+# find_package(tridiag), run it (unless built for CUDA and no GPU is present: then the test stops
+# after configure + build with the message CTest reports as Skipped, SKIP_REGULAR_EXPRESSION in
+# examples/CMakeLists.txt).
 include("${CMAKE_CURRENT_LIST_DIR}/install_tridiag.cmake")
+# The installed package is relocatable: no installed CMake file names the prefix it was installed
+# to, and the consumer is built against the prefix moved elsewhere (as a package manager or a
+# cluster's module tree moves it; its Kokkos stays where it was).
+file(GLOB_RECURSE installed_cmake_files "${WORK_DIR}/prefix/*.cmake")
+if(NOT installed_cmake_files)
+  message(FATAL_ERROR "no CMake package files installed under ${WORK_DIR}/prefix")
+endif()
+foreach(file IN LISTS installed_cmake_files)
+  file(READ "${file}" text)
+  string(FIND "${text}" "${WORK_DIR}/prefix" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "${file} names the install prefix ${WORK_DIR}/prefix: the package cannot be moved")
+  endif()
+endforeach()
+file(MAKE_DIRECTORY "${WORK_DIR}/moved")
+file(RENAME "${WORK_DIR}/prefix" "${WORK_DIR}/moved/prefix")
 # Only the tridiag prefix, as the README tells a user: the installed config finds the Kokkos
 # tridiag was built with by itself.
 execute_process(COMMAND ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR}/build"
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
-  "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix"
+  "-DCMAKE_PREFIX_PATH=${WORK_DIR}/moved/prefix"
   RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "configuring the consumer against the installed package failed (${rc})")

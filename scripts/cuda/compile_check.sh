@@ -2,11 +2,12 @@
 # CUDA compile check for a development machine without a GPU: builds (or reuses) the CUDA Kokkos +
 # Kokkos Kernels with scripts/deps/build_kokkos.sh --backend cuda, then configures and builds
 # tridiag, its unit tests, benchmark and examples with <prefix>/bin/nvcc_wrapper into
-# build-cuda-check. Nothing is run: binaries built for the GPU are only compiled and linked.
+# build-cuda-check-<arch> (one per arch: a tree configured for one arch is never reused for
+# another). Nothing is run: binaries built for the GPU are only compiled and linked.
 # GoogleTest and LAPACKE come from the system (scripts/install_packages.sh).
 #
 # usage: scripts/cuda/compile_check.sh [--arch sm_90] [--jobs N] [--deps DIR] [--fresh] [--kokkos-only]
-#   --fresh         delete build-cuda-check first
+#   --fresh         delete build-cuda-check-<arch> first
 #   --kokkos-only   stop after the Kokkos + Kokkos Kernels part
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,7 +29,7 @@ command -v /usr/local/cuda/bin/nvcc >/dev/null || command -v nvcc >/dev/null ||
 export CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
 export PATH=$CUDA_ROOT/bin:$PATH
 export NVCC_WRAPPER_DEFAULT_ARCH=$arch
-build=$repo/build-cuda-check
+build=$repo/build-cuda-check-$arch
 prefix=$deps/install-cuda-$arch
 
 t0=$SECONDS

@@ -28,7 +28,9 @@ while (($#)); do
   esac
 done
 prefix=$repo/.deps/install-cuda-$arch
-[ -x "$prefix/bin/nvcc_wrapper" ] || bash "$repo/scripts/deps/build_kokkos.sh" --backend cuda --arch "$arch"
+# Builds the CUDA Kokkos, or reuses it in well under a second when its stamp matches (a prefix
+# built with an older CUDA patch is rebuilt, not reused).
+bash "$repo/scripts/deps/build_kokkos.sh" --backend cuda --arch "$arch" --jobs "$jobs"
 build=$repo/build-cuda-local-$arch
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
