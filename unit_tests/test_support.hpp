@@ -185,22 +185,34 @@ HostBatch<R> make_host_batch(index_type systems, index_type rows, MatrixKind kin
   return h;
 }
 
-/// Implicit diffusion through a high-contrast medium: rows (-k_i, k_i + k_{i+1}, -k_{i+1}) with
-/// k log-uniform in 10^[-3, 3], right-hand sides in [-1, 1]. Symmetric positive definite and only
-/// weakly diagonally dominant (strictly in the end rows): PCR-based solvers lose backward
-/// stability on them (docs/numerics.md).
+/// Where a high-contrast diffusion line ends: open (rows 0 and n-1 have one neighbour, the matrix
+/// is strictly dominant there) or closed into a ring (indices modulo n, for the periodic solver).
+enum class DiffusionBoundary { open, ring };
+
+/// Implicit diffusion through a high-contrast medium: rows (-k_i, m + k_i + k_{i+1}, -k_{i+1}) with
+/// k log-uniform in 10^[-3, 3], right-hand sides in [-1, 1]; on a ring the indices are taken modulo
+/// n. Symmetric positive definite and only weakly diagonally dominant (strictly in the end rows of
+/// an open line, or everywhere by the mass m): PCR-based solvers lose backward stability on them,
+/// and a ring with small m has a condition number up to ~1/m (docs/numerics.md). An open line draws
+/// n + 1 conductances, a ring n, each followed by its right-hand sides: the same seed always gives
+/// the same inputs.
 template <class R>
-HostBatch<R> make_high_contrast_diffusion(index_type systems, index_type rows, std::uint64_t seed) {
+HostBatch<R> make_high_contrast_diffusion(index_type systems, index_type rows, std::uint64_t seed,
+                                          DiffusionBoundary boundary = DiffusionBoundary::open,
+                                          double mass = 0.0) {
   HostBatch<R> h{systems, rows, {}, {}, {}, {}};
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> k(static_cast<std::size_t>(rows + 1));
+  const bool ring = boundary == DiffusionBoundary::ring;
+  std::vector<double> k(static_cast<std::size_t>(ring ? rows : rows + 1));
   for (index_type s = 0; s < systems; ++s) {
     for (auto& v : k) v = std::pow(10.0, 3.0 * u(gen));
     for (index_type i = 0; i < rows; ++i) {
-      h.a.push_back(R(-k[i]));
-      h.b.push_back(R(k[i] + k[i + 1]));
-      h.c.push_back(R(-k[i + 1]));
+      const double left = k[static_cast<std::size_t>(i)];
+      const double right = k[static_cast<std::size_t>(ring ? (i + 1) % rows : i + 1)];
+      h.a.push_back(R(-left));
+      h.b.push_back(R(mass + left + right));
+      h.c.push_back(R(-right));
       h.d.push_back(R(u(gen)));
     }
   }
