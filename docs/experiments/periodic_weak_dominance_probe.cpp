@@ -6,11 +6,13 @@
 // on the default execution space. docs/numerics.md gives the runs and their output.
 //
 // Backward error of a system: ||A x - d||_inf / (||A||_inf ||x||_inf + ||d||_inf) in long double
-// over the ring's rows, the worst over the systems with status 0, in units of the working
-// precision's eps. For comparison, the same matrices with the corners cut (a(0) = c(n-1) = 0:
-// Dirichlet-like ends, the same interior) solved by thomas::solve.
+// over the ring's rows (batch_backward_error.hpp), the worst over the systems with status 0, in
+// units of the working precision's eps. For comparison, the same matrices with the corners cut
+// (a(0) = c(n-1) = 0: Dirichlet-like ends, the same interior) solved by thomas::solve.
 //
 // Build and run as weak_dominance_probe.cpp (its header says how).
+#include "batch_backward_error.hpp"
+
 #include <tridiag/tridiag.hpp>
 
 #include <cmath>
@@ -18,6 +20,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 using namespace tridiag;
 using E = Kokkos::DefaultExecutionSpace;
@@ -52,32 +55,10 @@ void probe(double C, double m, index_type n, bool ring) {
     periodic::solve(E(), sys.matrix, sys.rhs, x, status);
   else
     thomas::solve(E(), sys.matrix, sys.rhs, x, status);
-  Kokkos::fence();
-  auto hx = create_host_copy(x);
-  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), status);
-  long double worst = 0;
-  int failed = 0;
-  for (index_type s = 0; s < systems; ++s) {
-    if (hs(s) != 0) {
-      ++failed;
-      continue;
-    }
-    long double res = 0, anorm = 0, xnorm = 0, dnorm = 0;
-    for (index_type i = 0; i < n; ++i) {
-      const index_type left = (i + n - 1) % n, right = (i + 1) % n;
-      const long double r = (long double)ha(s, i) * hx(s, left) + (long double)hb(s, i) * hx(s, i) +
-                            (long double)hc(s, i) * hx(s, right) - hd(s, i);
-      res = std::max(res, std::fabs(r));
-      anorm = std::max(anorm, std::fabs((long double)ha(s, i)) + std::fabs((long double)hb(s, i)) +
-                                  std::fabs((long double)hc(s, i)));
-      xnorm = std::max(xnorm, std::fabs((long double)hx(s, i)));
-      dnorm = std::max(dnorm, std::fabs((long double)hd(s, i)));
-    }
-    worst = std::max(worst, res / (anorm * xnorm + dnorm));
-  }
+  const BatchBackwardError e = batch_backward_error(ha, hb, hc, hd, x, status);
   std::printf("%-7s %-4g %-7g %-6lld %-22s %-7d %.3Lg\n", sizeof(R) == 8 ? "double" : "float", C, m,
-              static_cast<long long>(n), ring ? "periodic" : "thomas (corners cut)", failed,
-              worst / static_cast<long double>(std::numeric_limits<R>::epsilon()));
+              static_cast<long long>(n), ring ? "periodic" : "thomas (corners cut)", e.failed,
+              e.worst / static_cast<long double>(std::numeric_limits<R>::epsilon()));
 }
 
 int main(int argc, char** argv) {
