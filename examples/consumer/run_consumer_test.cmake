@@ -1,9 +1,21 @@
-# CTest script: install the tridiag build tree into WORK_DIR/prefix, move it to
+# CTest script: install the tridiag build tree into WORK_DIR/prefix (twice: the second install
+# must remove a header planted as left over from an older one), move it to
 # WORK_DIR/moved/prefix, configure and build examples/consumer against it with
 # find_package(tridiag), run it (unless built for CUDA and no GPU is present: then the test stops
 # after configure + build with the message CTest reports as Skipped, SKIP_REGULAR_EXPRESSION in
 # examples/CMakeLists.txt).
 include("${CMAKE_CURRENT_LIST_DIR}/install_tridiag.cmake")
+# Installing over an older install leaves no header the source no longer has.
+set(stale_header "${WORK_DIR}/prefix/include/tridiag/core/header_deleted_from_the_source.hpp")
+file(WRITE "${stale_header}" "#error stale header of an older install\n")
+execute_process(COMMAND ${CMAKE_COMMAND} --install "${TRIDIAG_BUILD_DIR}" --prefix "${WORK_DIR}/prefix"
+  RESULT_VARIABLE rc OUTPUT_QUIET)
+if(rc)
+  message(FATAL_ERROR "install of tridiag over an older install failed (${rc})")
+endif()
+if(EXISTS "${stale_header}")
+  message(FATAL_ERROR "installing over an older install left its stale header ${stale_header}")
+endif()
 # The installed package is relocatable: no installed CMake file names the prefix it was installed
 # to, and the consumer is built against the prefix moved elsewhere (as a package manager or a
 # cluster's module tree moves it; its Kokkos stays where it was).
