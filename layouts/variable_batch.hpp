@@ -83,7 +83,10 @@ void check_offsets(const Offsets& offsets) {
 }
 }  // namespace impl
 
-/// Offset-indexed ("ragged") storage of one vector of a variable batch.
+/// Offset-indexed ("ragged") storage of one vector of a variable batch. The offsets are the
+/// batch's shape, checked and their total read once at construction: edit them afterwards (through
+/// another handle of the same View) and the vectors built on them no longer match their storage;
+/// make new offsets and new vectors instead.
 template <class Scalar, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
 class RaggedVector {
  public:
