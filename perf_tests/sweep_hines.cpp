@@ -817,13 +817,18 @@ void measure_layout(BenchContext& ctx, Point& pt, const Exec& exec, bool run_seq
   // coalesce; the automatic number of groups, 2 and 8; mixed batches also without the pad rows.
   if constexpr (std::is_same_v<Layout, layouts::Interleaved> || std::is_same_v<Layout, layouts::BlockInterleaved<32>>) {
     using Subtree = hines::algo::SubtreeParallel;
-    for (const auto& [name, options] :
+    // Named references, not a structured binding: lambdas capture structured bindings only from
+    // C++20 on (nvcc warns, clang rejects it in C++17).
+    for (const auto& kernel :
          {std::pair{std::string("hines_subtree_parallel"), Subtree{}},
           std::pair{std::string("hines_subtree_parallel2"), Subtree{2}},
           std::pair{std::string("hines_subtree_parallel8"), Subtree{8}},
-          std::pair{std::string("hines_subtree_parallel_split"), Subtree{0, true, bench_split_path}}})
+          std::pair{std::string("hines_subtree_parallel_split"), Subtree{0, true, bench_split_path}}}) {
+      const std::string& name = kernel.first;
+      const Subtree& options = kernel.second;
       guarded_measurement(ctx, name + "/" + what,
                           [&] { measure<Subtree>(ctx, pt, exec, bt, name, Role::none, options); });
+    }
     if (pt.pop.spec->mixed) {
       guarded_measurement(ctx, "hines_subtree_parallel_ncp/" + what, [&] {
         measure<Subtree>(ctx, pt, exec, bt, "hines_subtree_parallel_ncp", Role::none, Subtree{0, false},
